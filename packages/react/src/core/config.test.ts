@@ -1,0 +1,277 @@
+import { describe, expect, test, vi } from 'vitest';
+import { authConfigDefaults, validateConfig } from './config';
+import { AuthError, isAuthError } from './errors';
+
+const origin = 'https://app.example.com';
+const valid = {
+  authority: 'https://login.example.com/realms/app',
+  client_id: 'web',
+  redirect_uri: 'https://app.example.com/callback',
+};
+
+function failure(config: unknown, options: { origin?: string } = { origin }): AuthError {
+  try {
+    validateConfig(config, options);
+  } catch (error) {
+    if (isAuthError(error, 'config_invalid')) return error;
+    throw error;
+  }
+  throw new Error('validateConfig accepted a config it should refuse');
+}
+
+describe('validateConfig accepts', () => {
+  test('a minimal https config and fills in the defaults', () => {
+    const resolved = validateConfig(valid, { origin });
+    expect(resolved.oidc).toEqual({
+      ...valid,
+      scope: 'openid profile email',
+      response_type: 'code',
+    });
+    expect(resolved.apiOrigins).toEqual([origin]);
+    expect(resolved.clockLeeway).toBe(authConfigDefaults.clockLeeway);
+    expect(resolved.timeout).toBe(10_000);
+    expect(resolved.storage).toBe('session');
+    expect(resolved.verifySignature).toBe(false);
+    expect(Object.isFrozen(resolved)).toBe(true);
+  });
+
+  test.each(['http://localhost:4000', 'http://127.0.0.1:8080/realms/dev', 'http://[::1]:4000'])(
+    'a plain http authority on the loopback host %s',
+    (authority) => {
+      expect(validateConfig({ ...valid, authority }, { origin }).oidc.authority).toBe(authority);
+    },
+  );
+
+  test('explicit options, keeping other oidc-client-ts settings as given', () => {
+    const resolved = validateConfig(
+      {
+        ...valid,
+        response_type: 'code',
+        scope: 'openid offline_access api:read',
+        post_logout_redirect_uri: `${origin}/signed-out`,
+        silent_redirect_uri: `${origin}/silent.html`,
+        extraQueryParams: { audience: 'https://api.example.com' },
+        apiOrigins: ['https://api.example.com', 'http://localhost:4001/'],
+        clockLeeway: 0,
+        timeout: 2500,
+        storage: 'memory',
+        verifySignature: true,
+      },
+      { origin },
+    );
+    expect(resolved.oidc.scope).toBe('openid offline_access api:read');
+    expect(resolved.oidc.extraQueryParams).toEqual({ audience: 'https://api.example.com' });
+    expect(resolved.oidc).not.toHaveProperty('apiOrigins');
+    expect(resolved.apiOrigins).toEqual(['https://api.example.com', 'http://localhost:4001']);
+    expect(resolved.clockLeeway).toBe(0);
+    expect(resolved.timeout).toBe(2500);
+    expect(resolved.storage).toBe('memory');
+    expect(resolved.verifySignature).toBe(true);
+  });
+
+  test('a client_secret key that is present but undefined', () => {
+    expect(() => validateConfig({ ...valid, client_secret: undefined }, { origin })).not.toThrow();
+  });
+
+  test('any redirect_uri when no app origin is known (server rendering)', () => {
+    vi.stubGlobal('location', undefined);
+    const resolved = validateConfig({ ...valid, redirect_uri: 'https://other.example.com/cb' }, {});
+    expect(resolved.oidc.redirect_uri).toBe('https://other.example.com/cb');
+    expect(resolved.apiOrigins).toEqual([]);
+  });
+
+  test("the browser's own origin when none is passed", () => {
+    // jsdom's location is http://localhost:3000
+    const local = { ...valid, redirect_uri: `${location.origin}/callback` };
+    expect(validateConfig(local).apiOrigins).toEqual([location.origin]);
+    expect(failure(valid, {}).field).toBe('redirect_uri');
+  });
+});
+
+describe('validateConfig refuses with config_invalid naming the field', () => {
+  test.each([
+    ['a missing config', undefined, 'config', /must be an object/],
+    ['an array config', [valid], 'config', /must be an object/],
+    [
+      'a missing authority',
+      { ...valid, authority: undefined },
+      'authority',
+      /is required.*issuer URL/,
+    ],
+    ['an empty authority', { ...valid, authority: '' }, 'authority', /is required/],
+    [
+      'a non-string authority',
+      { ...valid, authority: 42 },
+      'authority',
+      /non-empty string \(got 42\)/,
+    ],
+    [
+      'a non-URL authority',
+      { ...valid, authority: 'login.example.com' },
+      'authority',
+      /not an absolute URL/,
+    ],
+    [
+      'an http authority off loopback',
+      { ...valid, authority: 'http://login.example.com' },
+      'authority',
+      /must use https:.*localhost and 127\.0\.0\.1/,
+    ],
+    [
+      'an http authority on a look-alike host',
+      { ...valid, authority: 'http://localhost.evil.example' },
+      'authority',
+      /must use https:/,
+    ],
+    [
+      'a non-http authority',
+      { ...valid, authority: 'ftp://login.example.com' },
+      'authority',
+      /must use https:/,
+    ],
+    [
+      'an authority with a query',
+      { ...valid, authority: 'https://login.example.com/?tenant=a' },
+      'authority',
+      /without query or fragment/,
+    ],
+    ['a missing client_id', { ...valid, client_id: undefined }, 'client_id', /is required/],
+    ['a blank client_id', { ...valid, client_id: '   ' }, 'client_id', /non-empty string/],
+    [
+      'a missing redirect_uri',
+      { ...valid, redirect_uri: undefined },
+      'redirect_uri',
+      /is required.*https:\/\/app\.example\.com\/callback/,
+    ],
+    [
+      'a relative redirect_uri',
+      { ...valid, redirect_uri: '/callback' },
+      'redirect_uri',
+      /not an absolute URL/,
+    ],
+    [
+      'a redirect_uri on another origin',
+      { ...valid, redirect_uri: 'https://evil.example/callback' },
+      'redirect_uri',
+      /must be on this app's origin https:\/\/app\.example\.com/,
+    ],
+    [
+      'a redirect_uri on another port',
+      { ...valid, redirect_uri: 'https://app.example.com:8443/callback' },
+      'redirect_uri',
+      /this app's origin/,
+    ],
+    [
+      'a post_logout_redirect_uri on another origin',
+      { ...valid, post_logout_redirect_uri: 'https://evil.example/' },
+      'post_logout_redirect_uri',
+      /this app's origin/,
+    ],
+    [
+      'a silent_redirect_uri on another origin',
+      { ...valid, silent_redirect_uri: 'https://evil.example/s' },
+      'silent_redirect_uri',
+      /this app's origin/,
+    ],
+    [
+      'the implicit flow',
+      { ...valid, response_type: 'id_token token' },
+      'response_type',
+      /must be "code".*implicit/,
+    ],
+    [
+      'the hybrid flow',
+      { ...valid, response_type: 'code id_token' },
+      'response_type',
+      /must be "code"/,
+    ],
+    [
+      'a scope without openid',
+      { ...valid, scope: 'profile email' },
+      'scope',
+      /must contain "openid"/,
+    ],
+    [
+      'a scope with openid only as a prefix',
+      { ...valid, scope: 'openidx profile' },
+      'scope',
+      /must contain "openid"/,
+    ],
+    ['a non-string scope', { ...valid, scope: ['openid'] }, 'scope', /must contain "openid"/],
+    [
+      'a client_secret',
+      { ...valid, client_secret: 's3cret' },
+      'client_secret',
+      /must not be set: a browser app cannot keep a secret/,
+    ],
+    ['an empty client_secret', { ...valid, client_secret: '' }, 'client_secret', /must not be set/],
+    [
+      'apiOrigins that is not an array',
+      { ...valid, apiOrigins: 'https://api.example.com' },
+      'apiOrigins',
+      /must be an array/,
+    ],
+    [
+      'an apiOrigin with a path',
+      { ...valid, apiOrigins: ['https://api.example.com/v1'] },
+      'apiOrigins[0]',
+      /origin only/,
+    ],
+    [
+      'an apiOrigin with credentials',
+      { ...valid, apiOrigins: ['https://a:b@api.example.com'] },
+      'apiOrigins[0]',
+      /origin only/,
+    ],
+    [
+      'an http apiOrigin off loopback',
+      { ...valid, apiOrigins: [origin, 'http://api.example.com'] },
+      'apiOrigins[1]',
+      /must use https:/,
+    ],
+    ['a non-string apiOrigin', { ...valid, apiOrigins: [7] }, 'apiOrigins[0]', /must be a string/],
+    ['a negative clockLeeway', { ...valid, clockLeeway: -1 }, 'clockLeeway', /from 0 to 600/],
+    [
+      'a clockLeeway in milliseconds',
+      { ...valid, clockLeeway: 60_000 },
+      'clockLeeway',
+      /from 0 to 600/,
+    ],
+    ['a zero timeout', { ...valid, timeout: 0 }, 'timeout', /positive number of milliseconds/],
+    [
+      'a non-finite timeout',
+      { ...valid, timeout: Number.POSITIVE_INFINITY },
+      'timeout',
+      /positive number/,
+    ],
+    [
+      'an unknown storage',
+      { ...valid, storage: 'cookie' },
+      'storage',
+      /one of "session", "local", "memory"/,
+    ],
+    [
+      'a non-boolean verifySignature',
+      { ...valid, verifySignature: 'yes' },
+      'verifySignature',
+      /true or false/,
+    ],
+  ])('%s', (_label, config, field, message) => {
+    const error = failure(config);
+    expect(error).toBeInstanceOf(AuthError);
+    expect(error.code).toBe('config_invalid');
+    expect(error.field).toBe(field);
+    expect(error.message).toContain(`\`${field}\``);
+    expect(error.message).toMatch(message);
+    expect(error.handled).toMatch(/Nothing was sent/);
+  });
+
+  test('keeps the URL parser error as the cause', () => {
+    expect(failure({ ...valid, authority: 'not a url' }).cause).toBeInstanceOf(TypeError);
+  });
+
+  test('shortens a very long value in the message', () => {
+    const error = failure({ ...valid, scope: 'x'.repeat(5000) });
+    expect(error.message.length).toBeLessThan(400);
+  });
+});

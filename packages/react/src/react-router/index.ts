@@ -1,0 +1,1 @@
+export { returnToFromRequest } from './returnToFromRequest';

@@ -1,0 +1,2 @@
+export { createTestUser } from './createTestUser';
+export type { TestUserOptions } from './createTestUser';

@@ -1,0 +1,77 @@
+// Runs against the built package (`npm run build` first; turbo's `test` task depends on `build`),
+// through the package's own exports map, as an app would import it.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { describe, expect, test } from 'vitest';
+import type * as ReactRouterEntry from '@oidc-kit/react/react-router';
+
+const require = createRequire(import.meta.url);
+const entries = ['@oidc-kit/react', '@oidc-kit/react/testing', '@oidc-kit/react/react-router'];
+
+function load(entry: string) {
+  try {
+    return { esm: import(entry), cjs: require(entry) as Record<string, unknown> };
+  } catch (error) {
+    throw new Error(`Cannot load ${entry} from dist: run \`npm run build\` first.`, {
+      cause: error,
+    });
+  }
+}
+
+describe.each(entries)('%s', (entry) => {
+  test('exports the same names through import and require', async () => {
+    const { esm, cjs } = load(entry);
+    const esmNames = Object.keys(await esm)
+      .filter((name) => name !== 'default')
+      .sort();
+    expect(esmNames.length).toBeGreaterThan(0);
+    expect(Object.keys(cjs).sort()).toEqual(esmNames);
+  });
+
+  test("keeps the 'use client' directive first in both builds", () => {
+    for (const condition of [
+      require.resolve(entry),
+      require.resolve(entry).replace(/\.cjs$/, '.js'),
+    ]) {
+      expect(readFileSync(condition, 'utf8').startsWith("'use client';")).toBe(true);
+    }
+  });
+});
+
+test('the main entry works from both builds', async () => {
+  const esm = await import('@oidc-kit/react');
+  const cjs = require('@oidc-kit/react') as typeof esm;
+  for (const build of [esm, cjs]) {
+    let caught: unknown;
+    try {
+      build.validateConfig({
+        authority: 'http://id.example.com',
+        client_id: 'a',
+        redirect_uri: 'https://a.example/cb',
+      });
+    } catch (error) {
+      caught = error;
+    }
+    expect(build.isAuthError(caught, 'config_invalid')).toBe(true);
+    expect(build.safeReturnTo('//evil.example', 'https://a.example')).toBe('/');
+  }
+});
+
+test('the subpath entries use the main entry, not a copy of it', () => {
+  for (const entry of ['@oidc-kit/react/react-router']) {
+    for (const file of [require.resolve(entry), require.resolve(entry).replace(/\.cjs$/, '.js')]) {
+      const code = readFileSync(file, 'utf8');
+      expect(code).toMatch(/from "@oidc-kit\/react"|require\("@oidc-kit\/react"\)/);
+      expect(code).not.toContain('function safeReturnTo');
+    }
+  }
+});
+
+test('the testing and react-router entries work from both builds', async () => {
+  const esm = await import('@oidc-kit/react/testing');
+  const cjs = require('@oidc-kit/react/testing') as typeof esm;
+  expect(esm.createTestUser({ name: 'Ann' }).profile.name).toBe('Ann');
+  expect(cjs.createTestUser({ name: 'Ann' }).profile.name).toBe('Ann');
+  const router = require('@oidc-kit/react/react-router') as typeof ReactRouterEntry;
+  expect(router.returnToFromRequest(new Request('https://a.example/x?y=1'))).toBe('/x?y=1');
+});

@@ -1,0 +1,55 @@
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+const source = fileURLToPath(new URL('./src/index.ts', import.meta.url));
+const react18 = fileURLToPath(new URL('../test-react18/node_modules/', import.meta.url));
+const require = createRequire(import.meta.url);
+// Testing Library's ES build, so that Vite (not Node) resolves its imports of react and react-dom.
+const testingLibraryEsm = require
+  .resolve('@testing-library/react')
+  .replace(/index\.js$/, '@testing-library/react.esm.js');
+
+const unit = {
+  environment: 'jsdom',
+  include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
+  exclude: ['**/*.node.test.ts'],
+  setupFiles: ['./test/setup.ts'],
+  restoreMocks: true,
+  unstubGlobals: true,
+};
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins: [react()],
+        resolve: { alias: { '@oidc-kit/react': source } },
+        test: { ...unit, name: 'react-19', env: { EXPECTED_REACT_MAJOR: '19' } },
+      },
+      {
+        plugins: [react()],
+        resolve: {
+          alias: [
+            { find: '@oidc-kit/react', replacement: source },
+            { find: /^@testing-library\/react$/, replacement: testingLibraryEsm },
+            { find: /^react(\/.*)?$/, replacement: `${react18}react$1` },
+            { find: /^react-dom(\/.*)?$/, replacement: `${react18}react-dom$1` },
+          ],
+        },
+        // Inlined so that their own imports of react / react-dom go through the aliases above.
+        test: {
+          ...unit,
+          name: 'react-18',
+          env: { EXPECTED_REACT_MAJOR: '18' },
+          server: { deps: { inline: ['@testing-library/react'] } },
+        },
+      },
+      {
+        // Checks on the package as shipped and as linted; the dist test needs `npm run build` first.
+        test: { name: 'package', environment: 'node', include: ['test/**/*.node.test.ts'] },
+      },
+    ],
+  },
+});
