@@ -1,0 +1,117 @@
+import { AuthError } from './errors';
+
+/** The ID-token checks oidc-kit adds to those of oidc-client-ts (which checks `sub` and `nonce`). */
+export type IdTokenCheck =
+  | 'format'
+  | 'iss'
+  | 'aud'
+  | 'azp'
+  | 'exp'
+  | 'iat'
+  | 'nonce'
+  | 'sub'
+  | 'signature'
+  | 'callback_iss'
+  | 'discovered_issuer';
+
+/** What an ID token is checked against. */
+export interface IdTokenExpectations {
+  /** The issuer from the provider's discovery document. */
+  issuer: string;
+  clientId: string;
+  /** Seconds of tolerated clock difference. */
+  clockLeeway: number;
+  /** Seconds since the epoch; the current time by default. */
+  now?: number;
+}
+
+/** Decoded ID-token claims (unverified). */
+export type IdTokenClaims = Record<string, unknown> & {
+  iss?: unknown;
+  sub?: unknown;
+  aud?: unknown;
+  azp?: unknown;
+  exp?: unknown;
+  iat?: unknown;
+};
+
+/** The `id_token_invalid` error for one failed check. */
+export function idTokenInvalid(check: IdTokenCheck, detail: string, cause?: unknown): AuthError {
+  return new AuthError(
+    'id_token_invalid',
+    `The ID token failed the \`${check}\` check: ${detail}`,
+    {
+      check,
+      cause,
+      handled: 'No user was stored; the sign-in was abandoned.',
+    },
+  );
+}
+
+/** Decodes the claims of a compact JWS without verifying it. */
+export function decodeIdToken(idToken: string): IdTokenClaims {
+  const parts = idToken.split('.');
+  if (parts.length !== 3 || parts[1] === undefined || parts[1] === '') {
+    throw idTokenInvalid('format', 'it is not a compact JWT (three dot-separated parts).');
+  }
+  try {
+    const base64 = parts[1].replace(/-/g, '+').replace(/_/g, '/');
+    const binary = atob(base64.padEnd(base64.length + ((4 - (base64.length % 4)) % 4), '='));
+    const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
+    const claims: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    if (typeof claims !== 'object' || claims === null || Array.isArray(claims)) {
+      throw new TypeError('the payload is not a JSON object');
+    }
+    return claims as IdTokenClaims;
+  } catch (cause) {
+    throw idTokenInvalid('format', 'its payload is not base64url-encoded JSON.', cause);
+  }
+}
+
+/**
+ * Checks what oidc-client-ts leaves out (OpenID Connect Core 3.1.3.7): `iss` is the discovered
+ * issuer, `aud` contains the client id, `azp` is the client id when present or when there are
+ * several audiences, `exp` is in the future and `iat` not, within the clock leeway.
+ * Throws `AuthError` `id_token_invalid` naming the first failed check.
+ */
+export function checkIdToken(idToken: string, expected: IdTokenExpectations): IdTokenClaims {
+  const claims = decodeIdToken(idToken);
+  const now = expected.now ?? Math.floor(Date.now() / 1000);
+
+  if (claims.iss !== expected.issuer) {
+    throw idTokenInvalid(
+      'iss',
+      `its issuer ${JSON.stringify(claims.iss)} is not the provider's ${JSON.stringify(expected.issuer)}.`,
+    );
+  }
+  const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+  if (!audiences.includes(expected.clientId)) {
+    throw idTokenInvalid(
+      'aud',
+      `its audience ${JSON.stringify(claims.aud)} does not contain the client id ${JSON.stringify(expected.clientId)}.`,
+    );
+  }
+  if ((audiences.length > 1 || claims.azp !== undefined) && claims.azp !== expected.clientId) {
+    throw idTokenInvalid(
+      'azp',
+      `its authorized party ${JSON.stringify(claims.azp)} is not the client id ${JSON.stringify(expected.clientId)}.`,
+    );
+  }
+  if (typeof claims.exp !== 'number' || claims.exp + expected.clockLeeway <= now) {
+    throw idTokenInvalid(
+      'exp',
+      typeof claims.exp === 'number'
+        ? `it expired at ${new Date(claims.exp * 1000).toISOString()}; check the device clock.`
+        : 'it has no numeric expiry.',
+    );
+  }
+  if (typeof claims.iat !== 'number' || claims.iat - expected.clockLeeway > now) {
+    throw idTokenInvalid(
+      'iat',
+      typeof claims.iat === 'number'
+        ? `it was issued in the future (${new Date(claims.iat * 1000).toISOString()}); check the device clock.`
+        : 'it has no numeric issue time.',
+    );
+  }
+  return claims;
+}

@@ -1,0 +1,121 @@
+/** What tabs of one app tell each other about the session. Users travel as storage strings. */
+export type TabMessage =
+  | { type: 'session-request'; from: string }
+  | { type: 'session'; to: string; user: string }
+  | { type: 'signed-in'; user: string }
+  | { type: 'renewed'; user: string }
+  | { type: 'signed-out'; reason: 'signed_out_elsewhere' | 'session_expired' };
+
+/** The part of `BroadcastChannel` tab sync uses. */
+export interface ChannelLike {
+  postMessage(message: unknown): void;
+  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+  close(): void;
+}
+
+/** The part of the Web Locks API (`navigator.locks`) renewal uses. */
+export interface LockManagerLike {
+  request<T>(name: string, callback: () => Promise<T>): Promise<T>;
+}
+
+const messageTypes = new Set(['session-request', 'session', 'signed-in', 'renewed', 'signed-out']);
+
+function isTabMessage(value: unknown): value is TabMessage {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    messageTypes.has((value as { type?: unknown }).type as string)
+  );
+}
+
+function randomId(): string {
+  const bytes = new Uint8Array(12);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * One tab's end of the session channel (a same-origin, in-memory BroadcastChannel). Without
+ * BroadcastChannel it does nothing, and each tab keeps its own session.
+ */
+export class TabSync {
+  readonly tabId = randomId();
+  private readonly channel: ChannelLike | null;
+  private readonly pending = new Set<(user: string) => void>();
+
+  constructor(
+    name: string,
+    private readonly onMessage: (message: TabMessage) => void,
+    createChannel: (name: string) => ChannelLike | null = defaultChannel,
+  ) {
+    this.channel = createChannel(name);
+    this.channel?.addEventListener('message', (event) => this.receive(event.data));
+  }
+
+  post(message: TabMessage): void {
+    this.channel?.postMessage(message);
+  }
+
+  /** Asks the other tabs for their session; resolves with the first answer, or null after `wait` ms. */
+  requestSession(wait: number): Promise<string | null> {
+    if (this.channel === null) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const answer = (user: string | null) => {
+        clearTimeout(timer);
+        this.pending.delete(answer);
+        resolve(user);
+      };
+      const timer = setTimeout(() => answer(null), wait);
+      this.pending.add(answer);
+      this.post({ type: 'session-request', from: this.tabId });
+    });
+  }
+
+  close(): void {
+    this.pending.clear();
+    this.channel?.close();
+  }
+
+  private receive(data: unknown): void {
+    if (!isTabMessage(data)) return;
+    if (data.type === 'session') {
+      if (data.to === this.tabId) for (const answer of [...this.pending]) answer(data.user);
+      return;
+    }
+    this.onMessage(data);
+  }
+}
+
+function defaultChannel(name: string): ChannelLike | null {
+  return typeof BroadcastChannel === 'function' ? new BroadcastChannel(name) : null;
+}
+
+const localQueues = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `task` holding the named lock: across tabs with the Web Locks API, else within this page
+ * (so two clients in one page still take turns).
+ */
+export function withLock<T>(
+  name: string,
+  task: () => Promise<T>,
+  locks: LockManagerLike | null = defaultLocks(),
+): Promise<T> {
+  if (locks !== null) return locks.request(name, task);
+  const previous = localQueues.get(name) ?? Promise.resolve();
+  const run = previous.then(task, task);
+  const settled = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  localQueues.set(name, settled);
+  void settled.then(() => {
+    if (localQueues.get(name) === settled) localQueues.delete(name);
+  });
+  return run;
+}
+
+function defaultLocks(): LockManagerLike | null {
+  const locks = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks;
+  return locks ?? null;
+}
