@@ -206,7 +206,8 @@ export class AuthClient {
     try {
       await this.assertIssuer();
       if (options.popup === true) {
-        const user = await this.userManager.signinPopup(args);
+        // Without this, a popup the user closes leaves sign-in waiting forever.
+        const user = await this.userManager.signinPopup({ ...args, popupAbortOnClose: true });
         this.signedIn(user, 'signed-in');
       } else {
         await this.userManager.signinRedirect(args);
@@ -280,7 +281,8 @@ export class AuthClient {
     const key = `${this.config.oidc.client_id}\n${url}`;
     const inFlight = callbacksInFlight.get(key);
     if (inFlight === undefined) {
-      const run = this.processCallback(url);
+      // Once settled, the address no longer holds the callback, so nothing asks again for it.
+      const run = this.processCallback(url).finally(() => callbacksInFlight.delete(key));
       callbacksInFlight.set(key, { owner: this, run });
       return run;
     }
@@ -355,20 +357,17 @@ export class AuthClient {
     this.set('signing-in', null, null);
     let returnTo = '/';
     try {
+      const { state } = await this.oidcClient().readSigninResponseState(url, false);
+      const data = state.data as { returnTo?: unknown } | undefined;
+      returnTo = safeReturnTo(data?.returnTo, this.origin());
       const issuer = await this.assertIssuer();
       await this.checkCallbackIssuer(url, params, issuer);
       const user = await this.userManager.signinCallback(url);
       if (user === undefined) return; // a popup or iframe callback, handed to the opener
-      returnTo = safeReturnTo(
-        (user.state as { returnTo?: unknown } | undefined)?.returnTo,
-        this.origin(),
-      );
       this.cleanAddress(url);
       this.signedIn(user, 'signed-in');
     } catch (cause) {
       const error = toAuthError(cause, operation);
-      const state = (cause as { state?: { returnTo?: unknown } } | null)?.state;
-      returnTo = safeReturnTo(state?.returnTo, this.origin());
       this.cleanAddress(url);
       if (error.code === 'callback_state_mismatch') {
         // A replayed or forged callback says nothing about the session: keep the one there is.
@@ -580,7 +579,7 @@ export class AuthClient {
     const announced = metadata.authorization_response_iss_parameter_supported;
     const iss = params.get('iss');
     if (iss === null ? announced !== true : iss === issuer) return;
-    await new OidcClient(this.userManager.settings, this.userManager.metadataService)
+    await this.oidcClient()
       .readSigninResponseState(url, true)
       .catch(() => undefined);
     throw idTokenInvalid(
@@ -614,8 +613,12 @@ export class AuthClient {
     }
   }
 
+  private oidcClient(): OidcClient {
+    return new OidcClient(this.userManager.settings, this.userManager.metadataService);
+  }
+
   private async revoke(user: User): Promise<void> {
-    const client = new OidcClient(this.userManager.settings, this.userManager.metadataService);
+    const client = this.oidcClient();
     const tokens: [string | undefined, 'refresh_token' | 'access_token'][] = [
       [user.refresh_token, 'refresh_token'],
       [user.access_token, 'access_token'],

@@ -19,7 +19,7 @@ export class CheckedUserStore implements StateStore {
   async set(key: string, value: string): Promise<void> {
     const user = User.fromStorageString(value);
     const stored = await this.inner.get(key);
-    const previous = stored === null ? null : User.fromStorageString(stored);
+    const previous = stored ? User.fromStorageString(stored) : null;
     if (previous === null || user.id_token !== previous.id_token) await this.check(user, previous);
     await this.inner.set(key, value);
   }

@@ -1,0 +1,292 @@
+import { InMemoryWebStorage } from 'oidc-client-ts';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { addressHasAuthParams, createHarness, storedUsers } from '../../test/support/harness';
+import type { Harness } from '../../test/support/harness';
+import type { FakeProviderOptions } from '../../test/support/FakeProvider';
+import { isAuthError } from './errors';
+
+let harness: Harness;
+afterEach(() => harness?.dispose());
+
+function newStorage(): Storage {
+  return new InMemoryWebStorage() as unknown as Storage;
+}
+
+/** Signs in through the fake provider, letting `tamper` change the callback URL first. */
+async function landOnCallback(
+  options: FakeProviderOptions = {},
+  tamper: (url: URL) => void = () => undefined,
+  config: Record<string, unknown> = {},
+) {
+  harness = createHarness(options);
+  const storage = newStorage();
+  const starter = harness.createClient({ config });
+  const waiting = harness.nextRedirect();
+  void starter.signIn({ returnTo: '/orders' });
+  const callback = new URL(harness.provider.authorize(await waiting));
+  tamper(callback);
+  history.replaceState(null, '', callback.toString());
+  const client = harness.createClient({ storage, config });
+  await client.start();
+  return { client, storage };
+}
+
+function expectNothingLeft(storage: Storage) {
+  expect(storedUsers(storage)).toEqual([]);
+  expect(addressHasAuthParams()).toBe(false);
+}
+
+describe('every ID-token check fails on its own, and nothing is stored', () => {
+  const now = () => Math.floor(Date.now() / 1000);
+  test.each([
+    ['iss', (claims: Record<string, unknown>) => ({ ...claims, iss: 'https://evil.example' })],
+    ['aud', (claims: Record<string, unknown>) => ({ ...claims, aud: 'another-app' })],
+    ['azp', (claims: Record<string, unknown>) => ({ ...claims, aud: ['app', 'api'] })],
+    ['azp', (claims: Record<string, unknown>) => ({ ...claims, aud: ['app', 'api'], azp: 'api' })],
+    ['azp', (claims: Record<string, unknown>) => ({ ...claims, azp: 'another-app' })],
+    ['exp', (claims: Record<string, unknown>) => ({ ...claims, exp: now() - 61 })],
+    ['exp', (claims: Record<string, unknown>) => ({ ...claims, exp: undefined })],
+    ['iat', (claims: Record<string, unknown>) => ({ ...claims, iat: now() + 61 })],
+    ['nonce', (claims: Record<string, unknown>) => ({ ...claims, nonce: 'not-the-one-sent' })],
+    ['nonce', (claims: Record<string, unknown>) => ({ ...claims, nonce: undefined })],
+    ['sub', (claims: Record<string, unknown>) => ({ ...claims, sub: undefined })],
+  ])('%s', async (check, idTokenClaims) => {
+    const { client, storage } = await landOnCallback({ idTokenClaims });
+    const { status, error, user } = client.getSnapshot();
+    expect(status).toBe('error');
+    expect(user).toBeNull();
+    expect(isAuthError(error, 'id_token_invalid')).toBe(true);
+    expect(error?.check).toBe(check);
+    expect(error?.message).toContain(`\`${check}\``);
+    expectNothingLeft(storage);
+    expect(harness.navigations).toEqual(['/orders']);
+  });
+
+  test('several audiences with azp equal to the client id pass', async () => {
+    const { client } = await landOnCallback({
+      idTokenClaims: (claims) => ({ ...claims, aud: ['app', 'api'], azp: 'app' }),
+    });
+    expect(client.getSnapshot().status).toBe('authenticated');
+  });
+
+  test('exp and iat within the clock leeway pass; a leeway of 0 refuses them', async () => {
+    const skewed = (claims: Record<string, unknown>) => ({
+      ...claims,
+      exp: now() - 30,
+      iat: now() + 30,
+    });
+    const lenient = await landOnCallback({ idTokenClaims: skewed });
+    expect(lenient.client.getSnapshot().status).toBe('authenticated');
+    harness.dispose();
+    const strict = await landOnCallback({ idTokenClaims: skewed }, undefined, { clockLeeway: 0 });
+    expect(strict.client.getSnapshot().error?.check).toBe('exp');
+  });
+
+  test('signature, when verification is on: a token signed with a foreign key is refused', async () => {
+    const { client, storage } = await landOnCallback({ signWithForeignKey: true }, undefined, {
+      verifySignature: true,
+    });
+    expect(client.getSnapshot().error?.check).toBe('signature');
+    expectNothingLeft(storage);
+  });
+
+  test('signature, when verification is on: a genuine token passes', async () => {
+    // Another issuer, so that no key set is cached from an earlier test.
+    const { client } = await landOnCallback({ issuer: 'https://id2.example.test' }, undefined, {
+      verifySignature: true,
+    });
+    expect(client.getSnapshot().status).toBe('authenticated');
+    expect(harness.provider.count('jwks')).toBe(1);
+  });
+
+  test('callback_iss (RFC 9207): a wrong iss is refused before the code is exchanged', async () => {
+    const { client, storage } = await landOnCallback({ issParameter: true }, (url) =>
+      url.searchParams.set('iss', 'https://evil.example'),
+    );
+    expect(client.getSnapshot().error?.check).toBe('callback_iss');
+    expect(harness.provider.count('token')).toBe(0);
+    expectNothingLeft(storage);
+  });
+
+  test('callback_iss (RFC 9207): a missing iss is refused when the provider announces it', async () => {
+    const { client } = await landOnCallback({ issParameter: true }, (url) =>
+      url.searchParams.delete('iss'),
+    );
+    expect(client.getSnapshot().error?.check).toBe('callback_iss');
+    expect(harness.provider.count('token')).toBe(0);
+  });
+
+  test('callback_iss (RFC 9207): the right iss passes', async () => {
+    const { client } = await landOnCallback({ issParameter: true });
+    expect(client.getSnapshot().status).toBe('authenticated');
+  });
+
+  test('the discovered issuer must equal the configured authority (config_invalid)', async () => {
+    harness = createHarness({ discoveredIssuer: 'https://id.example.test/' });
+    const client = harness.createClient();
+    await client.start();
+    await client.signIn();
+    const { status, error } = client.getSnapshot();
+    expect(status).toBe('error');
+    expect(error?.code).toBe('config_invalid');
+    expect(error?.field).toBe('authority');
+    expect(error?.message).toContain('"https://id.example.test/"');
+    expect(harness.redirects).toEqual([]);
+  });
+});
+
+describe('every other error code the engine raises', () => {
+  test('provider_error: the user cancelled at the provider', async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    const waiting = harness.nextRedirect();
+    void harness.createClient().signIn({ returnTo: '/orders' });
+    history.replaceState(
+      null,
+      '',
+      harness.provider.authorize(await waiting, undefined, 'access_denied'),
+    );
+    const client = harness.createClient({ storage });
+    await client.start();
+    const { status, error } = client.getSnapshot();
+    expect(status).toBe('error');
+    expect(error?.code).toBe('provider_error');
+    expect(error?.providerError).toBe('access_denied');
+    expect(error?.providerErrorDescription).toBe('The user cancelled the sign-in.');
+    expect(harness.navigations).toEqual(['/orders']);
+    expect(harness.provider.count('token')).toBe(0);
+    expectNothingLeft(storage);
+  });
+
+  test('token_exchange_failed: the provider refuses the code', async () => {
+    const { client, storage } = await landOnCallback({}, (url) =>
+      url.searchParams.set('code', 'forged'),
+    );
+    const { status, error } = client.getSnapshot();
+    expect(status).toBe('error');
+    expect(error?.code).toBe('token_exchange_failed');
+    expect(error?.providerError).toBe('invalid_grant');
+    expectNothingLeft(storage);
+  });
+
+  test('callback_state_mismatch: a replayed callback with no session ends signed out, once', async () => {
+    harness = createHarness();
+    const waiting = harness.nextRedirect();
+    void harness.createClient().signIn();
+    const url = harness.provider.authorize(await waiting);
+    history.replaceState(null, '', url);
+    const storage = newStorage();
+    const landed = harness.createClient({ storage });
+    await landed.start();
+    expect(landed.getSnapshot().status).toBe('authenticated');
+    landed.dispose(); // no other tab left open to share its session
+
+    // Reload, or the back button, onto the same callback URL in a tab with no session.
+    history.replaceState(null, '', url);
+    const replayed = harness.createClient();
+    await replayed.start();
+    const { status, error } = replayed.getSnapshot();
+    expect(status).toBe('unauthenticated');
+    expect(error?.code).toBe('callback_state_mismatch');
+    expect(harness.provider.count('token')).toBe(1);
+    expect(addressHasAuthParams()).toBe(false);
+    expect(harness.navigations).toEqual(['/', '/']);
+  });
+
+  test('callback_state_mismatch: a replayed callback keeps the session there is, with no error', async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    const waiting = harness.nextRedirect();
+    void harness.createClient().signIn();
+    const url = harness.provider.authorize(await waiting);
+    history.replaceState(null, '', url);
+    await harness.createClient({ storage }).start();
+    history.replaceState(null, '', url);
+    const reloaded = harness.createClient({ storage });
+    await reloaded.start();
+    expect(reloaded.getSnapshot().status).toBe('authenticated');
+    expect(reloaded.getSnapshot().error).toBeNull();
+    expect(harness.provider.count('token')).toBe(1);
+  });
+
+  test('network: the provider cannot be reached when sign-in starts', async () => {
+    harness = createHarness();
+    const client = harness.createClient();
+    await client.start();
+    vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+    await client.signIn();
+    expect(client.getSnapshot().status).toBe('error');
+    expect(client.getSnapshot().error?.code).toBe('network');
+    expect(harness.redirects).toEqual([]);
+  });
+
+  test('timeout: the token endpoint does not answer within the timeout', async () => {
+    const { client, storage } = await landOnCallback({ tokenDelay: 1000 }, undefined, {
+      timeout: 200,
+    });
+    expect(client.getSnapshot().error?.code).toBe('timeout');
+    expectNothingLeft(storage);
+  });
+
+  test('popup_blocked: the browser refuses to open the window', async () => {
+    harness = createHarness();
+    const client = harness.createClient();
+    await client.start();
+    vi.spyOn(window, 'open').mockReturnValue(null);
+    await client.signIn({ popup: true });
+    expect(client.getSnapshot().status).toBe('error');
+    expect(client.getSnapshot().error?.code).toBe('popup_blocked');
+  });
+
+  test('popup_closed: the user closes the window; still signed out, may try again', async () => {
+    harness = createHarness();
+    const client = harness.createClient();
+    await client.start();
+    const popup = {
+      closed: false,
+      focus: () => undefined,
+      close: () => undefined,
+      location: { replace: () => undefined },
+    };
+    vi.spyOn(window, 'open').mockReturnValue(popup as unknown as Window);
+    const signingIn = client.signIn({ popup: true });
+    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('signing-in'));
+    popup.closed = true;
+    await signingIn;
+    expect(client.getSnapshot().status).toBe('unauthenticated');
+    expect(client.getSnapshot().error?.code).toBe('popup_closed');
+  });
+
+  test('renew_failed: a passing failure keeps the session and its tokens', async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    const user = client.getSnapshot().user;
+    harness.provider.options.refreshStatus = 503;
+    await expect(client.renew()).rejects.toMatchObject({ code: 'renew_failed' });
+    expect(client.getSnapshot().status).toBe('authenticated');
+    expect(client.getSnapshot().user).toBe(user);
+    expect(client.getSnapshot().error?.code).toBe('renew_failed');
+    expect(storedUsers(storage)).toHaveLength(1);
+  });
+
+  test('session_expired: invalid_grant on renewal ends the session quietly', async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    harness.provider.revokeAllGrants();
+    await expect(client.renew()).resolves.toBeNull();
+    const { status, error } = client.getSnapshot();
+    expect(status).toBe('unauthenticated');
+    expect(error?.code).toBe('session_expired');
+    expect(error?.providerError).toBe('invalid_grant');
+    expect(storedUsers(storage)).toEqual([]);
+  });
+
+  test('config_invalid: a wrong configuration throws when the client is created', () => {
+    harness = createHarness();
+    expect(() => harness.createClient({ config: { client_secret: 'oops' } as never })).toThrow(
+      expect.objectContaining({ code: 'config_invalid', field: 'client_secret' }),
+    );
+  });
+});

@@ -1,0 +1,118 @@
+import { InMemoryWebStorage } from 'oidc-client-ts';
+import { vi } from 'vitest';
+import { AuthClient } from '../../src/core/AuthClient';
+import type { AuthClientEnvironment } from '../../src/core/AuthClient';
+import type { AuthOptions } from '../../src/core/config';
+import type { ChannelLike } from '../../src/core/tabSync';
+import { FakeProvider } from './FakeProvider';
+import type { FakeProviderOptions, FakeUser } from './FakeProvider';
+
+export const appOrigin = 'http://localhost:3000';
+let harnesses = 0;
+
+/**
+ * A fake provider plus everything an AuthClient needs from the browser, with several "tabs":
+ * each client gets its own token storage (sessionStorage is per tab) and all share localStorage
+ * and one BroadcastChannel name.
+ */
+export function createHarness(providerOptions: FakeProviderOptions = {}) {
+  const provider = new FakeProvider(providerOptions);
+  const redirects: string[] = [];
+  const navigations: string[] = [];
+  const shared = new InMemoryWebStorage() as unknown as Storage;
+  const channelName = `test-${process.pid}-${(harnesses += 1)}-${Math.random()}`;
+  const clients: AuthClient[] = [];
+  const channels: ChannelLike[] = [];
+  vi.stubGlobal('fetch', provider.fetch);
+  sessionStorage.clear();
+  history.replaceState(null, '', '/');
+
+  function createClient(
+    options: {
+      storage?: Storage;
+      config?: AuthOptions & Record<string, unknown>;
+      environment?: AuthClientEnvironment;
+    } = {},
+  ): AuthClient {
+    const client = new AuthClient(
+      {
+        authority: provider.issuer,
+        client_id: 'app',
+        redirect_uri: `${appOrigin}/callback`,
+        post_logout_redirect_uri: `${appOrigin}/signed-out`,
+        apiOrigins: [provider.apiOrigin],
+        ...options.config,
+      },
+      {
+        storage: options.storage ?? (new InMemoryWebStorage() as unknown as Storage),
+        sharedStorage: shared,
+        locks: null,
+        createChannel: (name) => {
+          const channel = new BroadcastChannel(`${channelName}:${name}`) as unknown as ChannelLike;
+          channels.push(channel);
+          return channel;
+        },
+        redirect: (url) => redirects.push(url),
+        navigate: (path) => navigations.push(path),
+        tabSessionWait: 50,
+        ...options.environment,
+      },
+    );
+    clients.push(client);
+    return client;
+  }
+
+  async function nextRedirect(): Promise<string> {
+    const seen = redirects.length;
+    await vi.waitFor(() => {
+      if (redirects.length <= seen) throw new Error('no redirect yet');
+    });
+    return redirects[redirects.length - 1] as string;
+  }
+
+  /** Starts sign-in on `client`, answers at the provider, and lands a new page on the callback. */
+  async function signIn(
+    client: AuthClient,
+    options: { returnTo?: string; user?: FakeUser; storage?: Storage } = {},
+  ): Promise<{ client: AuthClient; callbackUrl: string }> {
+    const waiting = nextRedirect();
+    void client.signIn({ returnTo: options.returnTo });
+    const callbackUrl = provider.authorize(await waiting, options.user);
+    history.replaceState(null, '', callbackUrl);
+    const landed = createClient({ storage: options.storage });
+    await landed.start();
+    return { client: landed, callbackUrl };
+  }
+
+  function dispose(): void {
+    for (const client of clients) client.dispose();
+    for (const channel of channels) channel.close();
+  }
+
+  return { provider, redirects, navigations, shared, createClient, nextRedirect, signIn, dispose };
+}
+
+export type Harness = ReturnType<typeof createHarness>;
+
+/** The status sequence a client goes through, starting with its current one. */
+export function recordStatuses(client: AuthClient): string[] {
+  const statuses = [client.getSnapshot().status as string];
+  client.subscribe(() => statuses.push(client.getSnapshot().status));
+  return statuses;
+}
+
+/** Whether any auth parameter is left in the address bar. */
+export function addressHasAuthParams(): boolean {
+  const params = new URL(location.href).searchParams;
+  return ['code', 'state', 'iss', 'session_state', 'error'].some((name) => params.has(name));
+}
+
+/** The stored user entries in a storage. */
+export function storedUsers(storage: Storage): string[] {
+  const keys: string[] = [];
+  for (let index = 0; index < storage.length; index += 1) {
+    const key = storage.key(index);
+    if (key?.includes('user:')) keys.push(key);
+  }
+  return keys;
+}
