@@ -1,5 +1,6 @@
 import { InMemoryWebStorage } from 'oidc-client-ts';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { canTransition } from './authState';
 import {
   addressHasAuthParams,
   appOrigin,
@@ -109,5 +110,137 @@ describe('sign-in by redirect', () => {
   test(`the redirect_uri default origin is the page's (${appOrigin})`, () => {
     harness = createHarness();
     expect(harness.createClient().config.apiOrigins).toEqual(['https://api.example.test']);
+  });
+});
+
+describe('the state machine', () => {
+  test('canTransition follows the states table', () => {
+    expect(canTransition('loading', 'authenticated')).toBe(true);
+    expect(canTransition('signing-out', 'authenticated')).toBe(false);
+    expect(canTransition('signing-out', 'unauthenticated')).toBe(true);
+    expect(canTransition('unauthenticated', 'error')).toBe(false);
+    expect(canTransition('authenticated', 'loading')).toBe(false);
+    for (const status of [
+      'signing-in',
+      'authenticated',
+      'signing-out',
+      'unauthenticated',
+      'error',
+    ] as const) {
+      expect(canTransition(status, 'loading')).toBe(false);
+    }
+  });
+
+  test('sign in, renew, sign out: loading → unauthenticated → signing-in … → authenticated → signing-out → unauthenticated', async () => {
+    harness = createHarness();
+    const starter = harness.createClient();
+    const starterStatuses = recordStatuses(starter);
+    await starter.start();
+    const { client } = await harness.signIn(starter);
+    expect(starterStatuses).toEqual(['loading', 'unauthenticated', 'signing-in']);
+
+    const statuses = recordStatuses(client);
+    const renewed = await client.renew();
+    expect(renewed).not.toBeNull();
+    expect(client.getSnapshot().user).toBe(renewed);
+    await client.signOut({ redirect: false });
+    expect(statuses).toEqual(['authenticated', 'authenticated', 'signing-out', 'unauthenticated']);
+  });
+
+  async function landOnCancelledSignIn() {
+    const waiting = harness.nextRedirect();
+    void harness.createClient().signIn();
+    const callback = harness.provider.authorize(await waiting, undefined, 'access_denied');
+    history.replaceState(null, '', callback);
+    const client = harness.createClient();
+    const statuses = recordStatuses(client);
+    await client.start();
+    return { client, statuses };
+  }
+
+  test('a failed sign-in → error, then retry → signing-in', async () => {
+    harness = createHarness();
+    const { client, statuses } = await landOnCancelledSignIn();
+    const retry = harness.nextRedirect();
+    void client.signIn();
+    await retry;
+    expect(statuses).toEqual(['loading', 'signing-in', 'error', 'signing-in']);
+  });
+
+  test('a failed sign-in → error, then dismiss → unauthenticated', async () => {
+    harness = createHarness();
+    const { client, statuses } = await landOnCancelledSignIn();
+    client.dismissError();
+    expect(statuses).toEqual(['loading', 'signing-in', 'error', 'unauthenticated']);
+    expect(client.getSnapshot().error).toBeNull();
+  });
+
+  test('the renewal timer renews before the access token expires', async () => {
+    harness = createHarness({ accessTokenTtl: 2 });
+    const { client } = await harness.signIn(harness.createClient());
+    const first = client.getSnapshot().user?.access_token;
+    await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(1), { timeout: 3000 });
+    await vi.waitFor(() => expect(client.getSnapshot().user?.access_token).not.toBe(first));
+    expect(client.getSnapshot().status).toBe('authenticated');
+  });
+
+  test('a page restored from the back-forward cache does not stay signing-in', async () => {
+    harness = createHarness();
+    const client = harness.createClient();
+    await client.start();
+    void client.signIn();
+    await harness.nextRedirect();
+    expect(client.getSnapshot().status).toBe('signing-in');
+    window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('unauthenticated'));
+  });
+
+  test('dispose stops listeners and timers', async () => {
+    harness = createHarness({ accessTokenTtl: 1 });
+    const { client } = await harness.signIn(harness.createClient());
+    let calls = 0;
+    client.subscribe(() => (calls += 1));
+    client.dispose();
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(harness.provider.count('refresh')).toBe(0);
+    expect(calls).toBe(0);
+  });
+});
+
+describe('sign-out', () => {
+  test('clears the local session first, then ends it at the provider with id_token_hint', async () => {
+    harness = createHarness();
+    const storage = new InMemoryWebStorage() as unknown as Storage;
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    const idToken = client.getSnapshot().user?.id_token;
+    const waiting = harness.nextRedirect();
+    void client.signOut();
+    const url = new URL(await waiting);
+    expect(storedUsers(storage)).toEqual([]);
+    expect(client.getSnapshot().status).toBe('signing-out');
+    expect(`${url.origin}${url.pathname}`).toBe(`${harness.provider.issuer}/logout`);
+    expect(url.searchParams.get('id_token_hint')).toBe(idToken);
+    expect(url.searchParams.get('post_logout_redirect_uri')).toBe(`${appOrigin}/signed-out`);
+  });
+
+  test('revokes the refresh and access tokens when asked', async () => {
+    harness = createHarness();
+    const { client } = await harness.signIn(harness.createClient());
+    const user = client.getSnapshot().user;
+    await client.signOut({ revokeTokens: true, redirect: false });
+    const revoked = harness.provider.requests.filter((request) => request.endpoint === 'revoke');
+    expect(revoked.map((request) => request.body?.get('token'))).toEqual([
+      user?.refresh_token,
+      user?.access_token,
+    ]);
+    expect(client.getSnapshot().status).toBe('unauthenticated');
+  });
+
+  test('without an end-session endpoint, signs out locally', async () => {
+    harness = createHarness({ endSession: false });
+    const { client } = await harness.signIn(harness.createClient());
+    await client.signOut();
+    expect(client.getSnapshot()).toEqual({ status: 'unauthenticated', user: null, error: null });
+    expect(harness.redirects).toHaveLength(1);
   });
 });

@@ -1,0 +1,172 @@
+import { InMemoryWebStorage } from 'oidc-client-ts';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { createHarness, storedUsers } from '../../test/support/harness';
+import type { Harness } from '../../test/support/harness';
+import type { LockManagerLike } from './tabSync';
+
+let harness: Harness;
+afterEach(() => harness?.dispose());
+
+function newStorage(): Storage {
+  return new InMemoryWebStorage() as unknown as Storage;
+}
+
+/** A Web Locks stand-in shared by the "tabs" of a test: one holder per name, FIFO. */
+function createLockManager(): LockManagerLike & { requests: string[] } {
+  const queues = new Map<string, Promise<unknown>>();
+  const requests: string[] = [];
+  return {
+    requests,
+    request<T>(name: string, callback: () => Promise<T>): Promise<T> {
+      requests.push(name);
+      const previous = queues.get(name) ?? Promise.resolve();
+      const run = previous.then(callback, callback);
+      queues.set(
+        name,
+        run.catch(() => undefined),
+      );
+      return run;
+    },
+  };
+}
+
+async function twoTabs(options: { locks?: LockManagerLike } = {}) {
+  harness = createHarness();
+  const firstStorage = newStorage();
+  const { client: first } = await harness.signIn(harness.createClient(), {
+    storage: firstStorage,
+  });
+  history.replaceState(null, '', '/dashboard');
+  const secondStorage = newStorage();
+  const second = harness.createClient({
+    storage: secondStorage,
+    environment: { locks: options.locks ?? null },
+  });
+  await second.start();
+  return { first, second, firstStorage, secondStorage };
+}
+
+describe('tabs share one session', () => {
+  test('a new tab picks up the open tab’s session with no request to the provider', async () => {
+    harness = createHarness();
+    const { client: first } = await harness.signIn(harness.createClient());
+    const before = harness.provider.providerRequests();
+    history.replaceState(null, '', '/dashboard');
+    const storage = newStorage();
+    const second = harness.createClient({ storage });
+    await second.start();
+    expect(second.getSnapshot().status).toBe('authenticated');
+    expect(second.getSnapshot().user?.access_token).toBe(first.getSnapshot().user?.access_token);
+    expect(harness.provider.providerRequests()).toBe(before);
+    expect(storedUsers(storage)).toHaveLength(1);
+  });
+
+  test('signing out in one tab signs the other out within a second', async () => {
+    const { first, second, secondStorage } = await twoTabs();
+    await first.signOut({ redirect: false });
+    await vi.waitFor(() => expect(second.getSnapshot().status).toBe('unauthenticated'), {
+      timeout: 1000,
+    });
+    expect(second.getSnapshot().error?.code).toBe('signed_out_elsewhere');
+    expect(storedUsers(secondStorage)).toEqual([]);
+  });
+
+  test('signing in in one tab reaches an open, signed-out tab', async () => {
+    harness = createHarness();
+    const waiting = harness.createClient();
+    await waiting.start();
+    expect(waiting.getSnapshot().status).toBe('unauthenticated');
+    await harness.signIn(harness.createClient());
+    await vi.waitFor(() => expect(waiting.getSnapshot().status).toBe('authenticated'), {
+      timeout: 1000,
+    });
+    expect(waiting.getSnapshot().user?.profile.sub).toBe('alice');
+  });
+
+  test('a renewal in one tab reaches the other', async () => {
+    const { first, second } = await twoTabs();
+    const renewed = await first.renew();
+    await vi.waitFor(() =>
+      expect(second.getSnapshot().user?.access_token).toBe(renewed?.access_token),
+    );
+  });
+
+  test('invalid_grant on renewal ends the session in every tab', async () => {
+    const { first, second, secondStorage } = await twoTabs();
+    harness.provider.revokeAllGrants();
+    await first.renew();
+    await vi.waitFor(() => expect(second.getSnapshot().status).toBe('unauthenticated'));
+    expect(second.getSnapshot().error?.code).toBe('session_expired');
+    expect(storedUsers(secondStorage)).toEqual([]);
+  });
+});
+
+describe('renewal is serialised across tabs', () => {
+  test.each([
+    ['the Web Locks API', true],
+    ['the in-page lock', false],
+  ])('two tabs renewing at once send one refresh request (%s)', async (_label, useLocks) => {
+    const locks = useLocks ? createLockManager() : undefined;
+    harness = createHarness();
+    const firstStorage = newStorage();
+    const { client: first } = await harness.signIn(
+      harness.createClient({ environment: { locks: locks ?? null } }),
+      { storage: firstStorage },
+    );
+    // The landed client was made by the harness without the lock manager; use fresh tabs.
+    first.dispose();
+    const a = harness.createClient({
+      storage: firstStorage,
+      environment: { locks: locks ?? null },
+    });
+    await a.start();
+    const b = harness.createClient({ environment: { locks: locks ?? null } });
+    await b.start();
+    expect(b.getSnapshot().status).toBe('authenticated');
+
+    const [fromA, fromB] = await Promise.all([a.renew(), b.renew()]);
+    expect(harness.provider.count('refresh')).toBe(1);
+    expect(fromA?.access_token).toBe(fromB?.access_token);
+    expect(a.getSnapshot().status).toBe('authenticated');
+    expect(b.getSnapshot().status).toBe('authenticated');
+    if (locks) expect(locks.requests).toHaveLength(2);
+  });
+
+  test('a tab whose refresh token was used elsewhere asks for the new tokens instead', async () => {
+    // Tab B holds the refresh token tab A has just used, and missed A's "renewed" message:
+    // sending it again would make the provider revoke the whole grant (reuse detection).
+    const { first, firstStorage } = await twoTabs();
+    const staleStorage = newStorage();
+    for (let index = 0; index < firstStorage.length; index += 1) {
+      const key = firstStorage.key(index) as string;
+      staleStorage.setItem(key, firstStorage.getItem(key) as string);
+    }
+    const renewed = await first.renew();
+    expect(harness.provider.count('refresh')).toBe(1);
+
+    const stale = harness.createClient({ storage: staleStorage });
+    await stale.start();
+    expect(stale.getSnapshot().user?.access_token).not.toBe(renewed?.access_token);
+    const fromStale = await stale.renew();
+    expect(harness.provider.count('refresh')).toBe(1);
+    expect(fromStale?.access_token).toBe(renewed?.access_token);
+    expect(stale.getSnapshot().status).toBe('authenticated');
+  });
+
+  test('with no tab to ask, the consumed token is still not sent: renew_failed', async () => {
+    const { first, second, firstStorage } = await twoTabs();
+    const staleStorage = newStorage();
+    for (let index = 0; index < firstStorage.length; index += 1) {
+      const key = firstStorage.key(index) as string;
+      staleStorage.setItem(key, firstStorage.getItem(key) as string);
+    }
+    await first.renew();
+    first.dispose();
+    second.dispose();
+    const stale = harness.createClient({ storage: staleStorage });
+    await stale.start();
+    await expect(stale.renew()).rejects.toMatchObject({ code: 'renew_failed' });
+    expect(harness.provider.count('refresh')).toBe(1);
+    expect(stale.getSnapshot().status).toBe('authenticated');
+  });
+});

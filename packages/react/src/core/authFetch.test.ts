@@ -1,0 +1,135 @@
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { createHarness } from '../../test/support/harness';
+import type { Harness } from '../../test/support/harness';
+
+let harness: Harness;
+afterEach(() => harness?.dispose());
+
+async function signedIn() {
+  harness = createHarness();
+  const { client } = await harness.signIn(harness.createClient());
+  return client;
+}
+
+function apiCalls() {
+  return harness.provider.requests.filter((request) => request.endpoint === 'api');
+}
+
+describe('authFetch', () => {
+  test('sends the access token to a configured API origin, in the header only', async () => {
+    const client = await signedIn();
+    const response = await client.fetch(`${harness.provider.apiOrigin}/me?x=1`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ sub: 'alice' });
+    const [call] = apiCalls();
+    expect(call?.authorization).toBe(`Bearer ${client.getSnapshot().user?.access_token}`);
+    expect(call?.url).toBe(`${harness.provider.apiOrigin}/me?x=1`);
+  });
+
+  test('never sends the token to another origin, the provider included', async () => {
+    const client = await signedIn();
+    await client.fetch(`${harness.provider.issuer}/.well-known/openid-configuration`);
+    await client.fetch('https://api.example.test.evil.example/me');
+    const sent = harness.provider.requests.slice(-2);
+    expect(sent.map((request) => request.authorization)).toEqual([null, null]);
+  });
+
+  test('keeps the caller’s method, headers and body', async () => {
+    const client = await signedIn();
+    await client.fetch(`${harness.provider.apiOrigin}/items`, {
+      method: 'POST',
+      headers: { 'X-Trace': '7' },
+      body: 'name=widget',
+    });
+    const [call] = apiCalls();
+    expect(call?.method).toBe('POST');
+    expect(call?.body?.get('name')).toBe('widget');
+  });
+
+  test('sends no token when signed out', async () => {
+    harness = createHarness();
+    const client = harness.createClient();
+    await client.start();
+    const response = await client.fetch(`${harness.provider.apiOrigin}/me`);
+    expect(response.status).toBe(401);
+    expect(apiCalls()[0]?.authorization).toBeNull();
+  });
+
+  test('on a 401 renews once and retries once, with the new token', async () => {
+    const client = await signedIn();
+    harness.provider.expireAccessTokens();
+    const response = await client.fetch(`${harness.provider.apiOrigin}/me`);
+    expect(response.status).toBe(200);
+    expect(harness.provider.count('refresh')).toBe(1);
+    const [first, retry] = apiCalls();
+    expect(first?.authorization).not.toBe(retry?.authorization);
+    expect(retry?.authorization).toBe(`Bearer ${client.getSnapshot().user?.access_token}`);
+  });
+
+  test('50 concurrent calls that get a 401 cause exactly one renewal', async () => {
+    const client = await signedIn();
+    harness.provider.expireAccessTokens();
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, index) =>
+        client.fetch(`${harness.provider.apiOrigin}/n/${index}`),
+      ),
+    );
+    expect(responses.map((response) => response.status)).toEqual(Array(50).fill(200));
+    expect(harness.provider.count('refresh')).toBe(1);
+    expect(apiCalls()).toHaveLength(100);
+  });
+
+  test('a 401 after the retry is returned to the caller; the session is kept', async () => {
+    const client = await signedIn();
+    const realFetch = harness.provider.fetch;
+    const alwaysUnauthorized = (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      if (request.url.startsWith(harness.provider.apiOrigin)) {
+        return Promise.resolve(new Response('{"error":"insufficient_scope"}', { status: 401 }));
+      }
+      return realFetch(request);
+    };
+    vi.stubGlobal('fetch', alwaysUnauthorized);
+    const response = await client.fetch(`${harness.provider.apiOrigin}/admin`);
+    expect(response.status).toBe(401);
+    expect(harness.provider.count('refresh')).toBe(1);
+    expect(client.getSnapshot().status).toBe('authenticated');
+  });
+
+  test('when renewal says the session is over, returns the 401 and the client signs out', async () => {
+    const client = await signedIn();
+    harness.provider.expireAccessTokens();
+    harness.provider.revokeAllGrants();
+    const response = await client.fetch(`${harness.provider.apiOrigin}/me`);
+    expect(response.status).toBe(401);
+    expect(client.getSnapshot().status).toBe('unauthenticated');
+    expect(client.getSnapshot().error?.code).toBe('session_expired');
+  });
+
+  test('honours an AbortSignal, before sending and while renewing', async () => {
+    const client = await signedIn();
+    const aborted = new AbortController();
+    aborted.abort();
+    await expect(
+      client.fetch(`${harness.provider.apiOrigin}/me`, { signal: aborted.signal }),
+    ).rejects.toThrow();
+    expect(apiCalls()).toHaveLength(0);
+
+    harness.provider.expireAccessTokens();
+    harness.provider.options.tokenDelay = 200;
+    const controller = new AbortController();
+    const pending = client.fetch(`${harness.provider.apiOrigin}/me`, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    expect(apiCalls()).toHaveLength(1);
+  });
+
+  test('renews before sending when the token is about to expire', async () => {
+    harness = createHarness({ accessTokenTtl: 3 });
+    const { client } = await harness.signIn(harness.createClient());
+    const response = await client.fetch(`${harness.provider.apiOrigin}/me`);
+    expect(response.status).toBe(200);
+    expect(harness.provider.count('refresh')).toBe(1);
+    expect(apiCalls()).toHaveLength(1);
+  });
+});
