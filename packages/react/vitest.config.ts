@@ -14,10 +14,11 @@ const testingLibraryEsm = require
 const unit = {
   environment: 'jsdom',
   include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
-  exclude: ['**/*.node.test.ts'],
+  exclude: ['**/*.node.test.{ts,tsx}'],
   setupFiles: ['./test/setup.ts'],
   restoreMocks: true,
   unstubGlobals: true,
+  unstubEnvs: true,
 };
 
 export default defineConfig({
@@ -48,7 +49,7 @@ export default defineConfig({
       },
       {
         // Checks on the package as shipped and as linted; the dist test needs `npm run build` first.
-        test: { name: 'package', environment: 'node', include: ['test/**/*.node.test.ts'] },
+        test: { name: 'package', environment: 'node', include: ['test/**/*.node.test.{ts,tsx}'] },
       },
     ],
   },

@@ -1,3 +1,30 @@
+export { AuthProvider } from './AuthProvider';
+export type { AuthProviderProps } from './AuthProvider';
+export { AuthContext } from './authContext';
+export type { AuthContextValue } from './authContext';
+
+export { useAuth } from './hooks/useAuth';
+export type { UseAuthResult } from './hooks/useAuth';
+export { useAuthState } from './hooks/useAuthState';
+export { useUser } from './hooks/useUser';
+export { useAccessToken } from './hooks/useAccessToken';
+export { useAuthFetch } from './hooks/useAuthFetch';
+export { useSessionExpiry } from './hooks/useSessionExpiry';
+export type { SessionExpiry } from './hooks/useSessionExpiry';
+
+export { AuthClient } from './core/AuthClient';
+export type {
+  AuthClientConfig,
+  AuthClientEnvironment,
+  SignInOptions,
+  SignOutOptions,
+} from './core/AuthClient';
+export type { AuthSnapshot, AuthStatus } from './core/authState';
+export { createAuthFetch } from './core/authFetch';
+export type { AuthFetch, TokenSource } from './core/authFetch';
+export type { ChannelLike, LockManagerLike } from './core/tabSync';
+export type { IdTokenCheck } from './core/idToken';
+
 export { AuthError, authErrorCatalogue, authErrorCodes, isAuthError } from './core/errors';
 export type { AuthErrorCatalogueEntry, AuthErrorCode, AuthErrorOptions } from './core/errors';
 export { authConfigDefaults, validateConfig } from './core/config';

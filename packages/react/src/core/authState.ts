@@ -37,7 +37,7 @@ export function canTransition(from: AuthStatus, to: AuthStatus): boolean {
 }
 
 /** The snapshot every client starts from. */
-export const initialAuthSnapshot: AuthSnapshot = Object.freeze({
+export const initialAuthSnapshot: AuthSnapshot = /* @__PURE__ */ Object.freeze({
   status: 'loading',
   user: null,
   error: null,

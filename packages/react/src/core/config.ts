@@ -55,7 +55,7 @@ export interface ResolvedAuthConfig {
 }
 
 /** The defaults {@link validateConfig} applies to fields left out. */
-export const authConfigDefaults = Object.freeze({
+export const authConfigDefaults = /* @__PURE__ */ Object.freeze({
   scope: 'openid profile email',
   response_type: 'code',
   clockLeeway: 60,

@@ -31,7 +31,7 @@ export interface AuthErrorCatalogueEntry {
  * if (error) console.info(authErrorCatalogue[error.code].whatToDo);
  */
 export const authErrorCatalogue: Readonly<Record<AuthErrorCode, AuthErrorCatalogueEntry>> =
-  Object.freeze({
+  /* @__PURE__ */ Object.freeze({
     config_invalid: {
       summary: 'The auth configuration is wrong; nothing was sent to the provider.',
       whatToDo: 'Fix the field named in the message. This is a developer error, not a user one.',
@@ -86,7 +86,7 @@ export const authErrorCatalogue: Readonly<Record<AuthErrorCode, AuthErrorCatalog
   });
 
 /** Every error code, in catalogue order. */
-export const authErrorCodes = Object.freeze(
+export const authErrorCodes = /* @__PURE__ */ Object.freeze(
   Object.keys(authErrorCatalogue),
 ) as readonly AuthErrorCode[];
 

@@ -1,0 +1,126 @@
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { appOrigin, createHarness } from '../test/support/harness';
+import type { Harness } from '../test/support/harness';
+import { AuthProvider } from './AuthProvider';
+import { useAuth } from './hooks/useAuth';
+
+let harness: Harness;
+afterEach(() => harness?.dispose());
+
+function Status({ label = 'status' }: { label?: string }) {
+  const { status, user, error } = useAuth();
+  return (
+    <p aria-label={label}>
+      {status}
+      {user ? ` as ${user.profile.name}` : ''}
+      {error ? ` (${error.code})` : ''}
+    </p>
+  );
+}
+
+describe('AuthProvider', () => {
+  test('processes the callback once under StrictMode with two providers mounted', async () => {
+    harness = createHarness();
+    const waiting = harness.nextRedirect();
+    void harness.createClient().signIn({ returnTo: '/orders' });
+    history.replaceState(null, '', harness.provider.authorize(await waiting));
+    const config = {
+      authority: harness.provider.issuer,
+      client_id: 'app',
+      redirect_uri: `${appOrigin}/callback`,
+    };
+    const navigate = vi.fn();
+    const { unmount } = render(
+      <>
+        <AuthProvider config={config} navigate={navigate}>
+          <Status label="first" />
+        </AuthProvider>
+        <AuthProvider config={config} navigate={navigate}>
+          <Status label="second" />
+        </AuthProvider>
+      </>,
+    );
+    await waitFor(() =>
+      expect(screen.getByLabelText('first').textContent).toBe('authenticated as Alice Liddell'),
+    );
+    await waitFor(() =>
+      expect(screen.getByLabelText('second').textContent).toBe('authenticated as Alice Liddell'),
+    );
+    expect(harness.provider.count('token')).toBe(1);
+    expect(navigate).toHaveBeenCalledTimes(1);
+    expect(navigate).toHaveBeenCalledWith('/orders');
+    expect(location.search).toBe('');
+    unmount();
+  });
+
+  test('takes a ready client and starts it', async () => {
+    harness = createHarness();
+    const client = harness.createClient();
+    render(
+      <AuthProvider client={client}>
+        <Status />
+      </AuthProvider>,
+    );
+    await waitFor(() =>
+      expect(screen.getByLabelText('status').textContent).toBe('unauthenticated'),
+    );
+  });
+
+  test('disposes the client it created when it really unmounts, not on the StrictMode remount', async () => {
+    harness = createHarness();
+    const config = {
+      authority: harness.provider.issuer,
+      client_id: 'app',
+      redirect_uri: `${appOrigin}/callback`,
+    };
+    const { unmount } = render(
+      <AuthProvider config={config}>
+        <Status />
+      </AuthProvider>,
+    );
+    await waitFor(() =>
+      expect(screen.getByLabelText('status').textContent).toBe('unauthenticated'),
+    );
+    const dispose = vi.spyOn(
+      await import('./core/AuthClient').then((m) => m.AuthClient.prototype),
+      'dispose',
+    );
+    unmount();
+    await act(() => new Promise((resolve) => setTimeout(resolve, 10)));
+    expect(dispose).toHaveBeenCalledTimes(1);
+  });
+
+  test('a wrong configuration throws in development, naming the field', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect(() =>
+      render(
+        <AuthProvider
+          config={{
+            authority: 'http://login.example.com',
+            client_id: 'app',
+            redirect_uri: `${appOrigin}/callback`,
+          }}
+        >
+          <Status />
+        </AuthProvider>,
+      ),
+    ).toThrow(/`authority` must use https:/);
+  });
+
+  test('a wrong configuration shows as the error state in production', () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    render(
+      <AuthProvider
+        config={{
+          authority: 'https://login.example.com',
+          client_id: '',
+          redirect_uri: `${appOrigin}/callback`,
+        }}
+      >
+        <Status />
+      </AuthProvider>,
+    );
+    expect(screen.getByLabelText('status').textContent).toBe('error (config_invalid)');
+  });
+});

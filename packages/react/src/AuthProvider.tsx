@@ -1,0 +1,92 @@
+import { useEffect, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
+import { AuthClient } from './core/AuthClient';
+import type { AuthClientConfig, AuthClientEnvironment } from './core/AuthClient';
+import { createAuthSnapshot } from './core/authState';
+import { createAuthFetch } from './core/authFetch';
+import type { AuthError} from './core/errors';
+import { isAuthError } from './core/errors';
+import { AuthContext } from './authContext';
+import type { AuthContextValue } from './authContext';
+
+/** Props of {@link AuthProvider}: a configuration, or a client you created. */
+export type AuthProviderProps = {
+  children?: ReactNode;
+  /**
+   * Moves the app to the return path after sign-in, e.g. your router's `navigate(path, { replace:
+   * true })`. Default: `history.replaceState` plus a `popstate` event.
+   */
+  navigate?: (path: string) => void;
+} & (
+  | {
+      /** oidc-client-ts settings and oidc-kit's options; read once, when the provider mounts. */
+      config: AuthClientConfig;
+      client?: never;
+    }
+  | {
+      /** A ready client, e.g. one created outside React to use in route loaders. */
+      client: AuthClient;
+      config?: never;
+    }
+);
+
+/** A stand-in client that reports a configuration error and does nothing else. */
+function failedClient(error: AuthError): AuthContextValue {
+  const snapshot = createAuthSnapshot('error', null, error);
+  const refuse = () => Promise.reject(error);
+  return {
+    getSnapshot: () => snapshot,
+    subscribe: () => () => undefined,
+    signIn: refuse,
+    signOut: refuse,
+    renew: refuse,
+    getAccessToken: () => Promise.resolve(null),
+    dismissError: () => undefined,
+    fetch: createAuthFetch(
+      { getAccessToken: async () => null, renewAfterUnauthorized: async () => null },
+      [],
+    ),
+  };
+}
+
+function createClient(props: AuthProviderProps): {
+  client: AuthContextValue;
+  owned: AuthClient | null;
+} {
+  if (props.client !== undefined) return { client: props.client, owned: null };
+  const environment: AuthClientEnvironment = props.navigate ? { navigate: props.navigate } : {};
+  try {
+    const client = new AuthClient(props.config, environment);
+    return { client, owned: client };
+  } catch (error) {
+    if (!isAuthError(error, 'config_invalid')) throw error;
+    // Loud in development (the overlay names the field), shown through the error state in production.
+    if (process.env.NODE_ENV !== 'production') throw error;
+    return { client: failedClient(error), owned: null };
+  }
+}
+
+/**
+ * Makes the auth state available to the hooks and components below it, and restores the session
+ * (or processes the sign-in callback) when it mounts.
+ *
+ * @example
+ * <AuthProvider config={{ authority: 'https://login.example.com', client_id: 'web', redirect_uri: `${location.origin}/callback` }}>
+ *   <App />
+ * </AuthProvider>
+ */
+export function AuthProvider(props: AuthProviderProps): ReactNode {
+  const [{ client, owned }] = useState(() => createClient(props));
+  const disposal = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  useEffect(() => {
+    // StrictMode unmounts and remounts at once: dispose only when no remount follows.
+    clearTimeout(disposal.current);
+    if (client instanceof AuthClient) void client.start();
+    return () => {
+      if (owned !== null) disposal.current = setTimeout(() => owned.dispose(), 0);
+    };
+  }, [client, owned]);
+
+  return <AuthContext.Provider value={client}>{props.children}</AuthContext.Provider>;
+}

@@ -1,0 +1,24 @@
+import { createContext } from 'react';
+import type { User } from 'oidc-client-ts';
+import type { AuthFetch } from './core/authFetch';
+import type { SignInOptions, SignOutOptions } from './core/AuthClient';
+import type { AuthSnapshot } from './core/authState';
+
+/**
+ * What hooks and components need from the auth engine. `AuthProvider` puts a real `AuthClient`
+ * here; the test kit's `MockAuthProvider` puts a stand-in with the same shape.
+ */
+export interface AuthContextValue {
+  getSnapshot(): AuthSnapshot;
+  subscribe(listener: () => void): () => void;
+  signIn(options?: SignInOptions): Promise<void>;
+  signOut(options?: SignOutOptions): Promise<void>;
+  renew(): Promise<User | null>;
+  getAccessToken(): Promise<string | null>;
+  dismissError(): void;
+  readonly fetch: AuthFetch;
+}
+
+/** The React context that carries the auth client. Exported for the test kit and routers. */
+export const AuthContext = createContext<AuthContextValue | null>(null);
+AuthContext.displayName = 'OidcKitAuthContext';

@@ -1,0 +1,14 @@
+import type { AuthFetch } from '../core/authFetch';
+import { useAuthClient } from './useAuthClient';
+
+/**
+ * A `fetch` that sends the access token to the configured API origins, renewing once on a 401.
+ * The function is stable for the life of the provider.
+ *
+ * @example
+ * const authFetch = useAuthFetch();
+ * const orders = await authFetch('/api/orders').then((response) => response.json());
+ */
+export function useAuthFetch(): AuthFetch {
+  return useAuthClient('useAuthFetch').fetch;
+}
