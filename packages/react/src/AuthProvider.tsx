@@ -4,7 +4,7 @@ import { AuthClient } from './core/AuthClient';
 import type { AuthClientConfig, AuthClientEnvironment } from './core/AuthClient';
 import { createAuthSnapshot } from './core/authState';
 import { createAuthFetch } from './core/authFetch';
-import type { AuthError} from './core/errors';
+import type { AuthError } from './core/errors';
 import { isAuthError } from './core/errors';
 import { AuthContext } from './authContext';
 import type { AuthContextValue } from './authContext';

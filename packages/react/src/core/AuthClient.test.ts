@@ -1,4 +1,5 @@
-import { InMemoryWebStorage } from 'oidc-client-ts';
+import { InMemoryWebStorage, UserManager, WebStorageStateStore } from 'oidc-client-ts';
+import { AuthClient } from './AuthClient';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { canTransition } from './authState';
 import {
@@ -242,5 +243,65 @@ describe('sign-out', () => {
     await client.signOut();
     expect(client.getSnapshot()).toEqual({ status: 'unauthenticated', user: null, error: null });
     expect(harness.redirects).toHaveLength(1);
+  });
+});
+
+describe('bounds', () => {
+  test('renewal retries after a passing failure are bounded (3, with backoff)', async () => {
+    harness = createHarness();
+    const { client } = await harness.signIn(harness.createClient());
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      harness.provider.options.refreshStatus = 503;
+      await expect(client.renew()).rejects.toMatchObject({ code: 'renew_failed' });
+      for (const [wait, attempts] of [
+        [5_000, 2],
+        [10_000, 3],
+        [20_000, 4],
+      ] as const) {
+        await vi.advanceTimersByTimeAsync(wait);
+        await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(attempts));
+      }
+      await vi.advanceTimersByTimeAsync(3_600_000);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(harness.provider.count('refresh')).toBe(4);
+      expect(client.getSnapshot().status).toBe('authenticated');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('a ready-made UserManager', () => {
+  test('is driven with the same checks', async () => {
+    harness = createHarness({ idTokenClaims: (claims) => ({ ...claims, aud: 'someone-else' }) });
+    const settings = {
+      authority: harness.provider.issuer,
+      client_id: 'app',
+      redirect_uri: `${appOrigin}/callback`,
+      userStore: new WebStorageStateStore({ store: new InMemoryWebStorage() }),
+      stateStore: new WebStorageStateStore({ store: sessionStorage }),
+    };
+    const starter = harness.createClient();
+    const waiting = harness.nextRedirect();
+    void starter.signIn();
+    history.replaceState(null, '', harness.provider.authorize(await waiting));
+    const client = new AuthClient(
+      { userManager: new UserManager(settings) },
+      { navigate: () => undefined, createChannel: () => null },
+    );
+    await client.start();
+    expect(client.getSnapshot().error?.check).toBe('aud');
+    expect(await client.userManager.getUser()).toBeNull();
+    client.dispose();
+  });
+
+  test('its settings are validated too', () => {
+    const manager = new UserManager({
+      authority: 'http://id.example.com',
+      client_id: 'app',
+      redirect_uri: `${appOrigin}/callback`,
+    });
+    expect(() => new AuthClient({ userManager: manager })).toThrow(/`authority` must use https:/);
   });
 });

@@ -430,8 +430,15 @@ export class AuthClient {
       return current;
     }
     const consumed = current.refresh_token;
-    if (consumed !== undefined) this.markConsumed(consumed);
-    const user = await manager.signinSilent({ nonce: randomNonce() });
+    if (consumed !== undefined) this.markConsumed(consumed, true);
+    let user: User | null;
+    try {
+      user = await manager.signinSilent({ nonce: randomNonce() });
+    } catch (error) {
+      // No new tokens came back: the token is still this session's only way to renew.
+      if (consumed !== undefined) this.markConsumed(consumed, false);
+      throw error;
+    }
     if (user === null) {
       throw new AuthError('session_expired', 'The provider returned no session on renewal.', {
         handled: 'The local session was cleared.',
@@ -649,14 +656,14 @@ export class AuthClient {
     return this.consumedList().includes(hash(refreshToken));
   }
 
-  private markConsumed(refreshToken: string): void {
+  private markConsumed(refreshToken: string, consumed: boolean): void {
+    const id = hash(refreshToken);
+    const others = this.consumedList().filter((entry) => entry !== id);
+    const list = (consumed ? [...others, id] : others).slice(-8);
     const shared = this.sharedStorage();
-    const list = [
-      ...this.consumedList().filter((entry) => entry !== hash(refreshToken)),
-      hash(refreshToken),
-    ].slice(-8);
-    if (shared === null) consumedMemory.add(hash(refreshToken));
-    else shared.setItem(this.consumedKey(), JSON.stringify(list));
+    if (shared !== null) shared.setItem(this.consumedKey(), JSON.stringify(list));
+    else if (consumed) consumedMemory.add(id);
+    else consumedMemory.delete(id);
   }
 
   private consumedList(): string[] {
