@@ -42,6 +42,7 @@ function failedClient(error: AuthError): AuthContextValue {
     renew: refuse,
     getAccessToken: () => Promise.resolve(null),
     dismissError: () => undefined,
+    readRoles: () => [],
     fetch: createAuthFetch(
       { getAccessToken: async () => null, renewAfterUnauthorized: async () => null },
       [],

@@ -16,6 +16,8 @@ export interface AuthContextValue {
   renew(): Promise<User | null>;
   getAccessToken(): Promise<string | null>;
   dismissError(): void;
+  /** The user's roles, read with the configured role reader. */
+  readRoles(user: User): string[];
   readonly fetch: AuthFetch;
 }
 

@@ -11,6 +11,25 @@ export { useAccessToken } from './hooks/useAccessToken';
 export { useAuthFetch } from './hooks/useAuthFetch';
 export { useSessionExpiry } from './hooks/useSessionExpiry';
 export type { SessionExpiry } from './hooks/useSessionExpiry';
+export { useAccess } from './hooks/useAccess';
+export type { Access } from './hooks/useAccess';
+
+export {
+  AuthErrorMessage,
+  AuthForbidden,
+  AuthPending,
+  RequireAuth,
+  describeSignInError,
+} from './components/RequireAuth';
+export type { RequireAuthProps } from './components/RequireAuth';
+export { SignInButton } from './components/SignInButton';
+export type { SignInButtonProps } from './components/SignInButton';
+export { SignOutButton } from './components/SignOutButton';
+export type { SignOutButtonProps } from './components/SignOutButton';
+export { SignedIn } from './components/SignedIn';
+export { SignedOut } from './components/SignedOut';
+export { Authorized } from './components/Authorized';
+export type { AuthorizedProps } from './components/Authorized';
 
 export { AuthClient } from './core/AuthClient';
 export type {
@@ -36,3 +55,13 @@ export type {
   TokenStorage,
 } from './core/config';
 export { safeReturnTo } from './core/returnTo';
+export { defaultRoleReader, roleReaders } from './core/roles';
+export type { RoleReader } from './core/roles';
+export { checkAccess } from './core/checkAccess';
+// Shared with the /react-router entry, which must not hold its own copy; not for apps.
+export {
+  readGuardAttempt as UNSAFE_readGuardAttempt,
+  writeGuardAttempt as UNSAFE_writeGuardAttempt,
+} from './core/guardAttempts';
+export type { GuardAttempt as UNSAFE_GuardAttempt } from './core/guardAttempts';
+export type { AccessRequirements } from './core/checkAccess';

@@ -138,6 +138,7 @@ export class AuthClient {
   private tabs: TabSync | undefined;
   private started: Promise<void> | undefined;
   private renewing: Promise<User | null> | undefined;
+  private signingIn: Promise<void> | undefined;
   private renewTimer: ReturnType<typeof setTimeout> | undefined;
   private renewRetries = 0;
   private disposed = false;
@@ -191,8 +192,27 @@ export class AuthClient {
     return this.started;
   }
 
-  /** Starts sign-in: redirects this page (default) or opens a popup. */
-  async signIn(options: SignInOptions = {}): Promise<void> {
+  /** The user's roles, read with the configured `roles` reader. */
+  readRoles(user: User): string[] {
+    try {
+      return this.config.roles(user);
+    } catch {
+      return [];
+    }
+  }
+
+  /**
+   * Starts sign-in: redirects this page (default) or opens a popup. While one sign-in is under
+   * way, another call joins it instead of starting a second one.
+   */
+  signIn(options: SignInOptions = {}): Promise<void> {
+    this.signingIn ??= this.runSignIn(options).finally(() => {
+      this.signingIn = undefined;
+    });
+    return this.signingIn;
+  }
+
+  private async runSignIn(options: SignInOptions): Promise<void> {
     const returnTo = safeReturnTo(options.returnTo ?? this.currentPath(), this.origin());
     this.set('signing-in', null, null);
     const args = {
@@ -322,6 +342,7 @@ export class AuthClient {
     const onPageShow = (event: PageTransitionEvent) => {
       // A page restored from the back-forward cache must not stay mid-redirect.
       if (event.persisted && ['signing-in', 'signing-out'].includes(this.snapshot.status)) {
+        this.signingIn = undefined;
         void this.restore();
       }
     };

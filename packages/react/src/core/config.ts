@@ -1,5 +1,7 @@
 import type { UserManagerSettings } from 'oidc-client-ts';
 import { AuthError } from './errors';
+import { defaultRoleReader } from './roles';
+import type { RoleReader } from './roles';
 
 /** Where tokens are kept. `local` survives the browser closing and is readable by any XSS. */
 export type TokenStorage = 'session' | 'local' | 'memory';
@@ -19,6 +21,11 @@ export interface AuthOptions {
   storage?: TokenStorage;
   /** Verify the ID token's signature against the provider's JWKS (one more request). Default false. */
   verifySignature?: boolean;
+  /**
+   * Reads the user's roles, for role checks in guards. Default: the `roles` claim.
+   * @example roles: roleReaders.keycloak({ clientId: 'web' })
+   */
+  roles?: RoleReader;
 }
 
 /** The oidc-client-ts settings oidc-kit accepts, snake_case as providers document them. */
@@ -52,6 +59,7 @@ export interface ResolvedAuthConfig {
   readonly timeout: number;
   readonly storage: TokenStorage;
   readonly verifySignature: boolean;
+  readonly roles: RoleReader;
 }
 
 /** The defaults {@link validateConfig} applies to fields left out. */
@@ -236,12 +244,21 @@ export function validateConfig(
     throw invalid('verifySignature', `must be true or false (got ${show(verifySignature)}).`);
   }
 
+  const roles = input.roles ?? defaultRoleReader;
+  if (typeof roles !== 'function') {
+    throw invalid(
+      'roles',
+      `must be a function from user to roles, e.g. roleReaders.keycloak() (got ${show(roles)}).`,
+    );
+  }
+
   const {
     apiOrigins: _apiOrigins,
     clockLeeway: _clockLeeway,
     timeout: _timeout,
     storage: _storage,
     verifySignature: _verifySignature,
+    roles: _roles,
     ...oidc
   } = input as unknown as AuthConfig;
   return Object.freeze({
@@ -251,6 +268,7 @@ export function validateConfig(
     timeout,
     storage: storage as TokenStorage,
     verifySignature,
+    roles: roles as RoleReader,
   });
 }
 

@@ -1,0 +1,47 @@
+import { Children, cloneElement, forwardRef, isValidElement } from 'react';
+import type { HTMLAttributes, ReactNode, Ref, SyntheticEvent } from 'react';
+
+type AnyProps = Record<string, unknown>;
+
+function composeRefs<T>(...refs: (Ref<T> | undefined)[]): (node: T) => void {
+  return (node) => {
+    for (const ref of refs) {
+      if (typeof ref === 'function') ref(node);
+      else if (ref !== null && ref !== undefined) (ref as { current: T }).current = node;
+    }
+  };
+}
+
+function mergeProps(ours: AnyProps, theirs: AnyProps): AnyProps {
+  const merged: AnyProps = { ...ours, ...theirs };
+  for (const key of Object.keys(ours)) {
+    const mine = ours[key];
+    const child = theirs[key];
+    if (/^on[A-Z]/.test(key) && typeof mine === 'function' && typeof child === 'function') {
+      // The child's own handler runs first; ours runs unless it called preventDefault().
+      merged[key] = (event: SyntheticEvent) => {
+        (child as (event: SyntheticEvent) => void)(event);
+        if (!event.defaultPrevented) (mine as (event: SyntheticEvent) => void)(event);
+      };
+    } else if (key === 'className' && typeof child === 'string') {
+      merged[key] = [mine, child].filter(Boolean).join(' ');
+    } else if (key === 'style' && typeof child === 'object') {
+      merged[key] = { ...(mine as object), ...(child as object) };
+    }
+  }
+  return merged;
+}
+
+/** Renders its only child with these props merged in (for `asChild`). */
+export const Slot = forwardRef<HTMLElement, HTMLAttributes<HTMLElement> & { children?: ReactNode }>(
+  function Slot({ children, ...props }, ref) {
+    const child = Children.only(children);
+    if (!isValidElement<AnyProps>(child)) return null;
+    const childRef = (child.props.ref ?? (child as unknown as { ref?: Ref<HTMLElement> }).ref) as
+      Ref<HTMLElement> | undefined;
+    return cloneElement(child, {
+      ...mergeProps(props as AnyProps, child.props),
+      ref: composeRefs(ref, childRef),
+    });
+  },
+);

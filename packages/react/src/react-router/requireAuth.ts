@@ -1,0 +1,70 @@
+import { data } from 'react-router';
+import type { User } from 'oidc-client-ts';
+import { checkAccess, UNSAFE_readGuardAttempt, UNSAFE_writeGuardAttempt } from '@oidc-kit/react';
+import type { AccessRequirements, AuthContextValue, AuthSnapshot } from '@oidc-kit/react';
+import { returnToFromRequest } from './returnToFromRequest';
+
+/** The client a loader guard needs: the one given to `<AuthProvider client={...}>`. */
+export type LoaderAuthClient = AuthContextValue & { start?(): Promise<void> };
+
+const unsettled = new Set(['loading', 'signing-in', 'signing-out']);
+
+/** Resolves with the first snapshot that is not mid-way (a redirect in progress never resolves). */
+export function waitForAuth(client: LoaderAuthClient): Promise<AuthSnapshot> {
+  void client.start?.();
+  return new Promise((resolve) => {
+    const settled = () => !unsettled.has(client.getSnapshot().status);
+    if (settled()) {
+      resolve(client.getSnapshot());
+      return;
+    }
+    const unsubscribe = client.subscribe(() => {
+      if (!settled()) return;
+      unsubscribe();
+      resolve(client.getSnapshot());
+    });
+  });
+}
+
+/**
+ * A React Router loader that lets a signed-in user with access through (resolving with the
+ * `User`), starts sign-in for a signed-out one with the requested URL as `returnTo` (once per
+ * navigation: a second arrival without a session throws a 401 instead of redirecting again), and
+ * throws a 403 response for a user without access.
+ *
+ * @example
+ * const auth = new AuthClient(config);
+ * const router = createBrowserRouter([{ path: '/admin', loader: requireAuth(auth, { roles: ['admin'] }), Component: Admin }]);
+ */
+export function requireAuth(
+  client: LoaderAuthClient,
+  requirements: AccessRequirements = {},
+): (args: { request: Request }) => Promise<User> {
+  return async ({ request }) => {
+    const snapshot = await waitForAuth(client);
+    const returnTo = returnToFromRequest(request);
+    if (snapshot.user !== null) {
+      UNSAFE_writeGuardAttempt(null);
+      if (!checkAccess(snapshot.user, requirements, (user) => client.readRoles(user))) {
+        throw data(
+          { code: 'forbidden', message: 'Your account lacks the role this page needs.' },
+          { status: 403 },
+        );
+      }
+      return snapshot.user;
+    }
+    if (snapshot.error !== null) {
+      throw data({ code: snapshot.error.code, message: snapshot.error.message }, { status: 401 });
+    }
+    if (UNSAFE_readGuardAttempt(returnTo) !== null) {
+      throw data(
+        { code: 'sign_in_needed', message: 'Sign in to open this page.' },
+        { status: 401 },
+      );
+    }
+    UNSAFE_writeGuardAttempt({ returnTo, silent: false });
+    await client.signIn({ returnTo });
+    // The page is leaving for the provider; keep the navigation pending until it does.
+    return new Promise<never>(() => undefined);
+  };
+}

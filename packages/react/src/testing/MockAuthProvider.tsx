@@ -1,0 +1,42 @@
+import { useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
+import { AuthContext } from '@oidc-kit/react';
+import { createMockAuthClient } from './createMockAuthClient';
+import type { MockAuthClient, MockAuthOptions } from './createMockAuthClient';
+
+/** Props of {@link MockAuthProvider}: a state to show, or a mock client you hold. */
+export interface MockAuthProviderProps extends MockAuthOptions {
+  children?: ReactNode;
+  /** A client made with `createMockAuthClient`, to assert on its spies or change its state. */
+  client?: MockAuthClient;
+}
+
+/**
+ * Puts a mock auth client where `AuthProvider` puts the real one, so the real hooks and
+ * components render any auth state in tests and stories, with no provider and no network.
+ *
+ * @example
+ * render(
+ *   <MockAuthProvider state="authenticated" user={createTestUser({ roles: ['admin'] })}>
+ *     <AdminPage />
+ *   </MockAuthProvider>,
+ * );
+ */
+export function MockAuthProvider({
+  children,
+  client,
+  ...options
+}: MockAuthProviderProps): ReactNode {
+  const [own] = useState(() => client ?? createMockAuthClient(options));
+  const active = client ?? own;
+  const { state, user, error } = options;
+  useEffect(() => {
+    if (
+      client === undefined &&
+      (state !== undefined || user !== undefined || error !== undefined)
+    ) {
+      own.set({ state, user, error });
+    }
+  }, [client, own, state, user, error]);
+  return <AuthContext.Provider value={active}>{children}</AuthContext.Provider>;
+}

@@ -1,0 +1,140 @@
+import type { User } from 'oidc-client-ts';
+import { AuthError, createAuthFetch } from '@oidc-kit/react';
+import type {
+  AuthContextValue,
+  AuthSnapshot,
+  AuthStatus,
+  SignInOptions,
+  SignOutOptions,
+} from '@oidc-kit/react';
+import { createTestUser } from './createTestUser';
+
+/** A function that records its calls in `calls`, one array of arguments per call. */
+export type Spy<Args extends unknown[], Result> = ((...args: Args) => Result) & {
+  readonly calls: Args[];
+};
+
+function spy<Args extends unknown[], Result>(
+  implementation: (...args: Args) => Result,
+): Spy<Args, Result> {
+  const calls: Args[] = [];
+  return Object.assign(
+    (...args: Args) => {
+      calls.push(args);
+      return implementation(...args);
+    },
+    { calls },
+  );
+}
+
+/** How a mock client starts. */
+export interface MockAuthOptions {
+  /** Default `unauthenticated`, or `authenticated` when a `user` is given. */
+  state?: AuthStatus;
+  /** The signed-in user; default `createTestUser()` when `state` is `authenticated`. */
+  user?: User | null;
+  /** The error to report; default a cancelled sign-in when `state` is `error`. */
+  error?: AuthError | null;
+  /** Reads roles from a user. Default: the `roles` claim. */
+  readRoles?: (user: User) => string[];
+  /** The fetch the mock's authenticated fetch calls. Default `globalThis.fetch`. */
+  fetch?: typeof fetch;
+  /** Origins the mock's fetch sends the token to. Default: the page's origin. */
+  apiOrigins?: readonly string[];
+}
+
+/** A stand-in for the auth client, for tests and stories: spied actions and a settable state. */
+export interface MockAuthClient extends AuthContextValue {
+  readonly signIn: Spy<[options?: SignInOptions], Promise<void>>;
+  readonly signOut: Spy<[options?: SignOutOptions], Promise<void>>;
+  readonly renew: Spy<[], Promise<User | null>>;
+  readonly getAccessToken: Spy<[], Promise<string | null>>;
+  readonly dismissError: Spy<[], void>;
+  /** Moves the mock to another state, as the real client would; subscribers re-render. */
+  set(next: { state?: AuthStatus; user?: User | null; error?: AuthError | null }): void;
+}
+
+function snapshotOf(state: AuthStatus, user: User | null, error: AuthError | null): AuthSnapshot {
+  return Object.freeze({ status: state, user: state === 'authenticated' ? user : null, error });
+}
+
+function defaultError(): AuthError {
+  return new AuthError('provider_error', 'The identity provider answered access_denied.', {
+    providerError: 'access_denied',
+    providerErrorDescription: 'The user cancelled the sign-in.',
+    handled: 'Nothing was stored; the user is still signed out.',
+  });
+}
+
+function rolesClaim(user: User): string[] {
+  const roles = (user.profile as Record<string, unknown>).roles;
+  return Array.isArray(roles)
+    ? roles.filter((role): role is string => typeof role === 'string')
+    : [];
+}
+
+/**
+ * Creates a mock auth client. Its actions are spies that also move the state as the real client
+ * would (`signIn` → `signing-in`, `signOut` → `unauthenticated`), with no test framework needed.
+ *
+ * @example
+ * const auth = createMockAuthClient({ state: 'unauthenticated' });
+ * render(<MockAuthProvider client={auth}><Header /></MockAuthProvider>);
+ * await user.click(screen.getByRole('button', { name: 'Sign in' }));
+ * expect(auth.signIn.calls).toEqual([[{ returnTo: '/' }]]);
+ */
+export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthClient {
+  const initialState = options.state ?? (options.user ? 'authenticated' : 'unauthenticated');
+  let snapshot = snapshotOf(
+    initialState,
+    options.user ?? (initialState === 'authenticated' ? createTestUser() : null),
+    options.error ?? (initialState === 'error' ? defaultError() : null),
+  );
+  const listeners = new Set<() => void>();
+
+  const set: MockAuthClient['set'] = (next) => {
+    const status = next.state ?? snapshot.status;
+    const user =
+      next.user !== undefined
+        ? next.user
+        : (snapshot.user ?? (status === 'authenticated' ? createTestUser() : null));
+    const error = next.error !== undefined ? next.error : snapshot.error;
+    const following = snapshotOf(status, user, error);
+    if (
+      following.status === snapshot.status &&
+      following.user === snapshot.user &&
+      following.error === snapshot.error
+    ) {
+      return;
+    }
+    snapshot = following;
+    for (const listener of [...listeners]) listener();
+  };
+
+  const getAccessToken = spy(async () => snapshot.user?.access_token ?? null);
+  const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
+  return {
+    getSnapshot: () => snapshot,
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    signIn: spy(async () => set({ state: 'signing-in', error: null })),
+    signOut: spy(async () => set({ state: 'unauthenticated', user: null, error: null })),
+    renew: spy(async () => snapshot.user),
+    getAccessToken,
+    dismissError: spy(() =>
+      set({
+        state: snapshot.status === 'error' ? 'unauthenticated' : snapshot.status,
+        error: null,
+      }),
+    ),
+    readRoles: options.readRoles ?? rolesClaim,
+    fetch: createAuthFetch(
+      { getAccessToken: () => getAccessToken(), renewAfterUnauthorized: async () => null },
+      options.apiOrigins ?? (origin === undefined ? [] : [origin]),
+      options.fetch,
+    ),
+    set,
+  };
+}
