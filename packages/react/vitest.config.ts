@@ -10,6 +10,8 @@ const require = createRequire(import.meta.url);
 const testingLibraryEsm = require
   .resolve('@testing-library/react')
   .replace(/index\.js$/, '@testing-library/react.esm.js');
+// React Router's ES build, for the same reason (Node's "node" condition picks its CommonJS one).
+const reactRouterEsm = require.resolve('react-router').replace(/index\.js$/, 'index.mjs');
 
 const unit = {
   environment: 'jsdom',
@@ -35,6 +37,7 @@ export default defineConfig({
           alias: [
             { find: '@oidc-kit/react', replacement: source },
             { find: /^@testing-library\/react$/, replacement: testingLibraryEsm },
+            { find: /^react-router$/, replacement: reactRouterEsm },
             { find: /^react(\/.*)?$/, replacement: `${react18}react$1` },
             { find: /^react-dom(\/.*)?$/, replacement: `${react18}react-dom$1` },
           ],
@@ -44,7 +47,7 @@ export default defineConfig({
           ...unit,
           name: 'react-18',
           env: { EXPECTED_REACT_MAJOR: '18' },
-          server: { deps: { inline: ['@testing-library/react'] } },
+          server: { deps: { inline: ['@testing-library/react', 'react-router'] } },
         },
       },
       {

@@ -58,7 +58,7 @@ test('the main entry works from both builds', async () => {
 });
 
 test('the subpath entries use the main entry, not a copy of it', () => {
-  for (const entry of ['@oidc-kit/react/react-router']) {
+  for (const entry of ['@oidc-kit/react/react-router', '@oidc-kit/react/testing']) {
     for (const file of [require.resolve(entry), require.resolve(entry).replace(/\.cjs$/, '.js')]) {
       const code = readFileSync(file, 'utf8');
       expect(code).toMatch(/from "@oidc-kit\/react"|require\("@oidc-kit\/react"\)/);
@@ -74,4 +74,14 @@ test('the testing and react-router entries work from both builds', async () => {
   expect(cjs.createTestUser({ name: 'Ann' }).profile.name).toBe('Ann');
   const router = require('@oidc-kit/react/react-router') as typeof ReactRouterEntry;
   expect(router.returnToFromRequest(new Request('https://a.example/x?y=1'))).toBe('/x?y=1');
+});
+
+test('the main and testing entries never import react-router (an optional peer)', () => {
+  for (const entry of ['@oidc-kit/react', '@oidc-kit/react/testing']) {
+    for (const file of [require.resolve(entry), require.resolve(entry).replace(/\.cjs$/, '.js')]) {
+      expect(readFileSync(file, 'utf8')).not.toMatch(/["']react-router["']/);
+    }
+  }
+  const routerEntry = readFileSync(require.resolve('@oidc-kit/react/react-router'), 'utf8');
+  expect(routerEntry).toMatch(/require\("react-router"\)/);
 });

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
 import type { AccessRequirements } from '../core/checkAccess';
 import type { AuthError } from '../core/errors';
@@ -125,8 +125,12 @@ export function RequireAuth({
     if (status === 'authenticated') writeGuardAttempt(null);
   }, [status]);
 
+  // StrictMode runs effects twice on mount: one sign-in per guard and path all the same.
+  const started = useRef<string | null>(null);
   useEffect(() => {
-    if (!redirect) return;
+    const key = `${target}\n${interactive}`;
+    if (!redirect || started.current === key) return;
+    started.current = key;
     writeGuardAttempt({ returnTo: target, silent: !interactive });
     void client.signIn({ returnTo: target, prompt: interactive ? undefined : 'none' });
   }, [redirect, interactive, target, client]);

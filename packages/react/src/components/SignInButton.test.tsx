@@ -1,0 +1,100 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createRef } from 'react';
+import { describe, expect, test } from 'vitest';
+import { MockAuthProvider, createMockAuthClient } from '../testing';
+import { SignInButton } from './SignInButton';
+
+function renderButton(element: React.ReactNode, auth = createMockAuthClient()) {
+  render(<MockAuthProvider client={auth}>{element}</MockAuthProvider>);
+  return auth;
+}
+
+describe('SignInButton', () => {
+  test('is a labelled type="button" that signs in on click, forwarding props and ref', async () => {
+    const ref = createRef<HTMLButtonElement>();
+    const auth = renderButton(<SignInButton ref={ref} className="primary" data-testid="go" />);
+    const button = screen.getByRole('button', { name: 'Sign in' });
+    expect(button.getAttribute('type')).toBe('button');
+    expect(button.className).toBe('primary');
+    expect(ref.current).toBe(button);
+    await userEvent.click(button);
+    expect(auth.signIn.calls).toEqual([[{ returnTo: undefined, popup: undefined }]]);
+  });
+
+  test('passes returnTo, popup and authorize parameters', async () => {
+    const auth = renderButton(
+      <SignInButton
+        returnTo="/orders"
+        popup
+        authorizeParams={{ prompt: 'login', login_hint: 'bob' }}
+      >
+        Sign in as Bob
+      </SignInButton>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in as Bob' }));
+    expect(auth.signIn.calls).toEqual([
+      [{ prompt: 'login', login_hint: 'bob', returnTo: '/orders', popup: true }],
+    ]);
+  });
+
+  test('works from the keyboard (Enter and Space)', async () => {
+    const auth = createMockAuthClient();
+    render(
+      <MockAuthProvider client={auth}>
+        <SignInButton />
+      </MockAuthProvider>,
+    );
+    await userEvent.tab();
+    expect(document.activeElement).toBe(screen.getByRole('button'));
+    await userEvent.keyboard('{Enter}');
+    expect(auth.signIn.calls).toHaveLength(1);
+  });
+
+  test('runs your onClick first; preventDefault() cancels sign-in', async () => {
+    const order: string[] = [];
+    const auth = createMockAuthClient();
+    const original = auth.signIn;
+    renderButton(
+      <SignInButton
+        onClick={(event) => {
+          order.push(`mine:${original.calls.length}`);
+          event.preventDefault();
+        }}
+      />,
+      auth,
+    );
+    await userEvent.click(screen.getByRole('button'));
+    expect(order).toEqual(['mine:0']);
+    expect(auth.signIn.calls).toEqual([]);
+  });
+
+  test('is busy (aria-busy, disabled) while signing in', async () => {
+    const auth = renderButton(<SignInButton />);
+    const button = screen.getByRole('button');
+    expect(button.getAttribute('aria-busy')).toBeNull();
+    await userEvent.click(button);
+    expect(button.getAttribute('aria-busy')).toBe('true');
+    expect((button as HTMLButtonElement).disabled).toBe(true);
+    await userEvent.click(button);
+    expect(auth.signIn.calls).toHaveLength(1);
+  });
+
+  test('asChild renders your element with the behaviour merged in', async () => {
+    const order: string[] = [];
+    const auth = renderButton(
+      <SignInButton asChild returnTo="/x" className="from-button">
+        <a href="#sign-in" className="link" onClick={() => order.push('link')}>
+          Log in
+        </a>
+      </SignInButton>,
+    );
+    const link = screen.getByRole('link', { name: 'Log in' });
+    expect(link.className).toBe('from-button link');
+    expect(screen.queryByRole('button')).toBeNull();
+    await userEvent.click(link);
+    expect(order).toEqual(['link']);
+    expect(auth.signIn.calls).toEqual([[{ returnTo: '/x', popup: undefined }]]);
+    expect(link.getAttribute('aria-busy')).toBe('true');
+  });
+});

@@ -1,0 +1,52 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createRef } from 'react';
+import { describe, expect, test } from 'vitest';
+import { MockAuthProvider, createMockAuthClient, createTestUser } from '../testing';
+import { SignOutButton } from './SignOutButton';
+
+describe('SignOutButton', () => {
+  test('signs out with the given options, forwarding props and ref', async () => {
+    const ref = createRef<HTMLButtonElement>();
+    const auth = createMockAuthClient({ user: createTestUser() });
+    render(
+      <MockAuthProvider client={auth}>
+        <SignOutButton ref={ref} revokeTokens title="Leave" />
+      </MockAuthProvider>,
+    );
+    const button = screen.getByRole('button', { name: 'Sign out' });
+    expect(ref.current).toBe(button);
+    expect(button.getAttribute('title')).toBe('Leave');
+    await userEvent.click(button);
+    expect(auth.signOut.calls).toEqual([[{ revokeTokens: true, redirect: undefined }]]);
+  });
+
+  test('is busy while signing out and ignores further clicks', async () => {
+    const auth = createMockAuthClient({ user: createTestUser() });
+    render(
+      <MockAuthProvider client={auth}>
+        <SignOutButton>Log out</SignOutButton>
+      </MockAuthProvider>,
+    );
+    auth.set({ state: 'signing-out' });
+    const button = await screen.findByRole('button', { name: 'Log out' });
+    expect(button.getAttribute('aria-busy')).toBe('true');
+    expect((button as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  test('preventDefault() in your onClick cancels; asChild works', async () => {
+    const auth = createMockAuthClient({ user: createTestUser() });
+    render(
+      <MockAuthProvider client={auth}>
+        <SignOutButton onClick={(event) => event.preventDefault()} />
+        <SignOutButton asChild>
+          <a href="#out">Leave</a>
+        </SignOutButton>
+      </MockAuthProvider>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    expect(auth.signOut.calls).toEqual([]);
+    await userEvent.click(screen.getByRole('link', { name: 'Leave' }));
+    expect(auth.signOut.calls).toHaveLength(1);
+  });
+});

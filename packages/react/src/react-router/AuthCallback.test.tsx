@@ -1,0 +1,44 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, test } from 'vitest';
+import { MockAuthProvider, createMockAuthClient, createTestUser } from '../testing';
+import { AuthCallback } from './AuthCallback';
+
+describe('AuthCallback', () => {
+  test('shows progress while the callback is processed', () => {
+    render(
+      <MockAuthProvider state="signing-in">
+        <MemoryRouter>
+          <AuthCallback />
+        </MemoryRouter>
+      </MockAuthProvider>,
+    );
+    expect(screen.getByRole('status').textContent).toBe('Checking your session…');
+  });
+
+  test('shows a failed sign-in with a working "Try again"', async () => {
+    const auth = createMockAuthClient({ state: 'error' });
+    render(
+      <MockAuthProvider client={auth}>
+        <MemoryRouter>
+          <AuthCallback home="/start" />
+        </MemoryRouter>
+      </MockAuthProvider>,
+    );
+    expect(screen.getByText('Sign-in was cancelled.')).toBeDefined();
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(auth.signIn.calls).toEqual([[{ returnTo: '/start' }]]);
+  });
+
+  test('with nothing to finish, offers a link home', () => {
+    render(
+      <MockAuthProvider user={createTestUser()}>
+        <MemoryRouter>
+          <AuthCallback />
+        </MemoryRouter>
+      </MockAuthProvider>,
+    );
+    expect(screen.getByRole('link', { name: 'Continue' }).getAttribute('href')).toBe('/');
+  });
+});

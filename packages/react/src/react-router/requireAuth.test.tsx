@@ -1,0 +1,103 @@
+import { render, screen, waitFor } from '@testing-library/react';
+import {
+  RouterProvider,
+  createMemoryRouter,
+  isRouteErrorResponse,
+  useLoaderData,
+  useRouteError,
+} from 'react-router';
+import { beforeEach, describe, expect, test } from 'vitest';
+import { AuthError } from '../core/errors';
+import { writeGuardAttempt } from '../core/guardAttempts';
+import { MockAuthProvider, createMockAuthClient, createTestUser } from '../testing';
+import type { MockAuthClient } from '../testing';
+import { requireAuth } from './requireAuth';
+
+beforeEach(() => {
+  sessionStorage.clear();
+  writeGuardAttempt(null);
+});
+
+function Admin() {
+  const user = useLoaderData() as { profile: { name: string } };
+  return <h1>Admin for {user.profile.name}</h1>;
+}
+
+function Failure() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error)) {
+    return (
+      <p role="alert">
+        {error.status} {(error.data as { code: string }).code}
+      </p>
+    );
+  }
+  return <p role="alert">unexpected</p>;
+}
+
+function renderRouter(auth: MockAuthClient) {
+  const router = createMemoryRouter(
+    [
+      { path: '/', element: <p>Home</p> },
+      {
+        path: '/admin',
+        loader: requireAuth(auth, { roles: ['admin'] }),
+        Component: Admin,
+        ErrorBoundary: Failure,
+      },
+    ],
+    { initialEntries: ['/admin?tab=users'] },
+  );
+  render(
+    <MockAuthProvider client={auth}>
+      <RouterProvider router={router} />
+    </MockAuthProvider>,
+  );
+  return router;
+}
+
+describe('requireAuth loader guard (React Router data router, in memory)', () => {
+  test('waits for the auth state, then lets an admin through with the user as loader data', async () => {
+    const auth = createMockAuthClient({ state: 'loading' });
+    renderRouter(auth);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(screen.queryByRole('heading')).toBeNull();
+    auth.set({
+      state: 'authenticated',
+      user: createTestUser({ name: 'Bob Stone', roles: ['user', 'admin'] }),
+    });
+    expect(await screen.findByRole('heading', { name: 'Admin for Bob Stone' })).toBeDefined();
+  });
+
+  test('throws a 403 response to a signed-in user without the role, and does not sign in', async () => {
+    const auth = createMockAuthClient({ user: createTestUser({ roles: ['user'] }) });
+    renderRouter(auth);
+    expect((await screen.findByRole('alert')).textContent).toBe('403 forbidden');
+    expect(auth.signIn.calls).toEqual([]);
+  });
+
+  test('starts sign-in for a signed-out user, with the requested URL as returnTo', async () => {
+    const auth = createMockAuthClient({ state: 'unauthenticated' });
+    renderRouter(auth);
+    await waitFor(() => expect(auth.signIn.calls).toEqual([[{ returnTo: '/admin?tab=users' }]]));
+    expect(screen.queryByRole('heading')).toBeNull();
+  });
+
+  test('a second arrival without a session throws a 401 instead of redirecting again', async () => {
+    writeGuardAttempt({ returnTo: '/admin?tab=users', silent: false });
+    const auth = createMockAuthClient({ state: 'unauthenticated' });
+    renderRouter(auth);
+    expect((await screen.findByRole('alert')).textContent).toBe('401 sign_in_needed');
+    expect(auth.signIn.calls).toEqual([]);
+  });
+
+  test('a failed sign-in throws a 401 with its code', async () => {
+    const auth = createMockAuthClient({
+      state: 'error',
+      error: new AuthError('provider_error', 'cancelled', { providerError: 'access_denied' }),
+    });
+    renderRouter(auth);
+    expect((await screen.findByRole('alert')).textContent).toBe('401 provider_error');
+    expect(auth.signIn.calls).toEqual([]);
+  });
+});

@@ -1,0 +1,99 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, test } from 'vitest';
+import { useAuth } from '../hooks/useAuth';
+import { useAuthFetch } from '../hooks/useAuthFetch';
+import { MockAuthProvider } from './MockAuthProvider';
+import { createMockAuthClient } from './createMockAuthClient';
+import { createTestUser } from './createTestUser';
+
+// The example from the README: an app's own screen, tested in each auth state.
+function Header() {
+  const { status, user, signIn, signOut } = useAuth();
+  if (status === 'loading') return <p>…</p>;
+  if (user === null) return <button onClick={() => signIn({ returnTo: '/' })}>Sign in</button>;
+  return (
+    <>
+      <span>{user.profile.name}</span>
+      <button onClick={() => signOut()}>Sign out</button>
+    </>
+  );
+}
+
+describe('MockAuthProvider', () => {
+  test('renders each state through the real hooks', () => {
+    const { rerender } = render(
+      <MockAuthProvider state="loading">
+        <Header />
+      </MockAuthProvider>,
+    );
+    expect(screen.getByText('…')).toBeDefined();
+    rerender(
+      <MockAuthProvider state="unauthenticated">
+        <Header />
+      </MockAuthProvider>,
+    );
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeDefined();
+    rerender(
+      <MockAuthProvider state="authenticated" user={createTestUser({ name: 'Alice Liddell' })}>
+        <Header />
+      </MockAuthProvider>,
+    );
+    expect(screen.getByText('Alice Liddell')).toBeDefined();
+  });
+
+  test('records actions on spies and moves the state as the real client would', async () => {
+    const auth = createMockAuthClient({ state: 'unauthenticated' });
+    render(
+      <MockAuthProvider client={auth}>
+        <Header />
+      </MockAuthProvider>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(auth.signIn.calls).toEqual([[{ returnTo: '/' }]]);
+    expect(auth.getSnapshot().status).toBe('signing-in');
+
+    auth.set({ state: 'authenticated', user: createTestUser({ name: 'Bob Stone' }) });
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign out' }));
+    expect(auth.signOut.calls).toHaveLength(1);
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeDefined();
+  });
+
+  test('defaults: authenticated makes a test user; error makes a cancelled sign-in', () => {
+    expect(createMockAuthClient({ state: 'authenticated' }).getSnapshot().user?.profile.name).toBe(
+      'Test User',
+    );
+    const error = createMockAuthClient({ state: 'error' }).getSnapshot().error;
+    expect(error?.code).toBe('provider_error');
+    expect(error?.providerError).toBe('access_denied');
+  });
+
+  test('its fetch sends the test user’s token to the page’s origin only', async () => {
+    const seen: (string | null)[] = [];
+    const auth = createMockAuthClient({
+      user: createTestUser(),
+      fetch: async (input) => {
+        seen.push(new Request(input).headers.get('Authorization'));
+        return new Response('{}');
+      },
+    });
+    function Caller() {
+      const authFetch = useAuthFetch();
+      return (
+        <button
+          onClick={() => void authFetch('/api/me').then(() => authFetch('https://other.example/x'))}
+        >
+          call
+        </button>
+      );
+    }
+    render(
+      <MockAuthProvider client={auth}>
+        <Caller />
+      </MockAuthProvider>,
+    );
+    await userEvent.click(screen.getByRole('button'));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(seen).toEqual([`Bearer ${auth.getSnapshot().user?.access_token}`, null]);
+  });
+});
