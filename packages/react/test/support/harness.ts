@@ -64,9 +64,12 @@ export function createHarness(providerOptions: FakeProviderOptions = {}) {
 
   async function nextRedirect(): Promise<string> {
     const seen = redirects.length;
-    await vi.waitFor(() => {
-      if (redirects.length <= seen) throw new Error('no redirect yet');
-    });
+    await vi.waitFor(
+      () => {
+        if (redirects.length <= seen) throw new Error('no redirect yet');
+      },
+      { timeout: 5000 },
+    );
     return redirects[redirects.length - 1] as string;
   }
 
