@@ -41,8 +41,8 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   {
-    // Tool configs must default-export.
-    files: ['**/*.config.{ts,mjs,js}', '**/.storybook/**'],
+    // Tool configs and CSF stories (their meta) must default-export.
+    files: ['**/*.config.{ts,mjs,js}', '**/.storybook/**', '**/*.stories.tsx'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {

@@ -3,7 +3,13 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
-const source = fileURLToPath(new URL('./src/index.ts', import.meta.url));
+const source = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+// Stories and the test kit import the package by name, as an app would; serve it from source.
+const packageAliases = [
+  { find: /^@oidc-kit\/react$/, replacement: source('index.ts') },
+  { find: /^@oidc-kit\/react\/testing$/, replacement: source('testing/index.ts') },
+  { find: /^@oidc-kit\/react\/react-router$/, replacement: source('react-router/index.ts') },
+];
 const react18 = fileURLToPath(new URL('../test-react18/node_modules/', import.meta.url));
 const require = createRequire(import.meta.url);
 // Testing Library's ES build, so that Vite (not Node) resolves its imports of react and react-dom.
@@ -28,14 +34,14 @@ export default defineConfig({
     projects: [
       {
         plugins: [react()],
-        resolve: { alias: { '@oidc-kit/react': source } },
+        resolve: { alias: packageAliases },
         test: { ...unit, name: 'react-19', env: { EXPECTED_REACT_MAJOR: '19' } },
       },
       {
         plugins: [react()],
         resolve: {
           alias: [
-            { find: '@oidc-kit/react', replacement: source },
+            ...packageAliases,
             { find: /^@testing-library\/react$/, replacement: testingLibraryEsm },
             { find: /^react-router$/, replacement: reactRouterEsm },
             { find: /^react(\/.*)?$/, replacement: `${react18}react$1` },

@@ -1,0 +1,119 @@
+// Opens every story of the built Storybook in Chromium: it must render, log no errors and have
+// no axe violations (colour contrast included, which jsdom cannot check). Screenshots go to
+// screenshots/storybook/ (git-ignored) for people to look at.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = fileURLToPath(new URL('../storybook-static/', import.meta.url));
+const shots = fileURLToPath(new URL('../screenshots/storybook/', import.meta.url));
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const browserPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+if (!existsSync(join(root, 'index.json'))) {
+  console.error('storybook-static/ is missing: run `npm run build-storybook` first.');
+  process.exit(1);
+}
+if (!existsSync(browserPath)) {
+  console.error(
+    `No Chromium at ${browserPath}. Install one (Debian/Ubuntu: apt-get install chromium; macOS: brew install --cask chromium) or set CHROMIUM_PATH.`,
+  );
+  process.exit(1);
+}
+
+const types = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.woff2': 'font/woff2',
+};
+const server = createServer((request, response) => {
+  const path = normalize(
+    decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname),
+  ).replace(/^(\.\.[/\\])+/, '');
+  const file = join(root, path.endsWith('/') ? `${path}index.html` : path);
+  if (!file.startsWith(root) || !existsSync(file)) {
+    response.writeHead(404).end();
+    return;
+  }
+  response.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' });
+  response.end(readFileSync(file));
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const base = `http://127.0.0.1:${server.address().port}`;
+
+const index = JSON.parse(readFileSync(join(root, 'index.json'), 'utf8'));
+const stories = Object.values(index.entries).filter((entry) => entry.type === 'story');
+mkdirSync(shots, { recursive: true });
+
+const browser = await chromium.launch({
+  executablePath: browserPath,
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+});
+const failures = [];
+try {
+  const page = await browser.newPage({ viewport: { width: 720, height: 360 } });
+  const errors = [];
+  page.on('console', (message) => {
+    // Failed loads are reported below with their URL.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+      errors.push(message.text());
+    }
+  });
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (response.status() >= 400 && url.pathname !== '/favicon.ico')
+      errors.push(`${response.status()} ${url.pathname}`);
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  for (const story of stories) {
+    errors.length = 0;
+    await page.goto(`${base}/iframe.html?id=${story.id}&viewMode=story`);
+    await page
+      .waitForFunction(
+        () => (document.querySelector('#storybook-root')?.innerHTML ?? '') !== '',
+        null,
+        { timeout: 10_000 },
+      )
+      .catch(() => undefined);
+    const html = await page.locator('#storybook-root').innerHTML();
+    await page.screenshot({ path: join(shots, `${story.id}.png`) });
+    await page.addScriptTag({ path: axePath });
+    const violations = await page.evaluate(async () => {
+      const result = await globalThis.axe.run('#storybook-root', {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
+      });
+      return result.violations.map((violation) => `${violation.id}: ${violation.help}`);
+    });
+    // "Loading" stories of templates may render nothing on purpose; everything else must show.
+    const problems = [...violations, ...errors.map((error) => `console: ${error}`)];
+    if (html.trim() === '' && !/loading|signing-in|signing-out/.test(story.id))
+      problems.push('rendered nothing');
+    console.log(
+      `${problems.length === 0 ? 'ok  ' : 'FAIL'} ${story.id}${problems.length ? `\n     ${problems.join('\n     ')}` : ''}`,
+    );
+    if (problems.length > 0) failures.push(story.id);
+  }
+} finally {
+  await browser.close();
+  server.close();
+}
+console.log(
+  `\nStorybook in Chromium: ${stories.length} stories, screenshots in screenshots/storybook/`,
+);
+console.log(`${stories.length - failures.length} passed, ${failures.length} failed`);
+process.exit(failures.length === 0 ? 0 : 1);
