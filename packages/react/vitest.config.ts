@@ -53,7 +53,7 @@ export default defineConfig({
           ...unit,
           name: 'react-18',
           env: { EXPECTED_REACT_MAJOR: '18' },
-          server: { deps: { inline: ['@testing-library/react', 'react-router'] } },
+          server: { deps: { inline: ['@testing-library/react', 'react-router', /@storybook\//] } },
         },
       },
       {
