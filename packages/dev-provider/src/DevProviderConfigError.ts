@@ -24,7 +24,8 @@ export class DevProviderConfigError extends Error {
   readonly field: string | undefined;
 
   constructor(location: ConfigErrorLocation, problem: string) {
-    super(`oidc-kit-dev-provider: ${describe(location)}: ${problem}`);
+    const pinpointed = location.index !== undefined || location.field !== undefined;
+    super(`oidc-kit-dev-provider: ${describe(location)}${pinpointed ? ':' : ''} ${problem}`);
     this.source = location.source;
     this.index = location.index;
     this.entry = location.entry;

@@ -1,9 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { Provider } from 'oidc-provider';
-import { createInteractionHandler } from './createInteractionHandler.js';
-import { createProviderConfiguration } from './createProviderConfiguration.js';
 import { DevProviderConfigError } from './DevProviderConfigError.js';
 import { loadClientsFile, parseClients, referenceAppClient, type DevClient } from './loadClientsFile.js';
 import { loadSigningKeys } from './loadSigningKeys.js';
@@ -15,7 +12,6 @@ import {
   type ResolvedDevUser,
 } from './loadUsersFile.js';
 import { PortInUseError } from './PortInUseError.js';
-import { renderErrorPage } from './renderErrorPage.js';
 
 /** Options of {@link startDevProvider}; every one has a default. */
 export interface DevProviderOptions {
@@ -85,33 +81,22 @@ export async function startDevProvider(options: DevProviderOptions = {}): Promis
   const port = await listen(server, settings.port, settings.host);
   const issuer = settings.issuer ?? `http://localhost:${port}`;
 
-  const provider = new Provider(issuer, createProviderConfiguration(settings));
-  provider.on('server_error', (_ctx, error) => {
-    console.error('oidc-kit-dev-provider: server error:', error);
-  });
-  const providerCallback = provider.callback();
-  const interactions = createInteractionHandler({
-    provider,
-    users: settings.users,
-    hint: settings.hint,
-    log,
-  });
+  // Requests that arrive while oidc-provider loads wait for it instead of hanging unanswered.
+  const handler = import('./createProviderHandler.js').then(({ createProviderHandler }) =>
+    createProviderHandler(issuer, settings, log),
+  );
   server.on('request', (req, res) => {
-    interactions(req, res).then(
-      (handled) => {
-        if (!handled) void providerCallback(req, res);
-      },
-      (error: unknown) => {
-        console.error('oidc-kit-dev-provider: server error:', error);
-        if (!res.headersSent) {
-          const page = renderErrorPage({ error: 'server_error', error_description: 'Unexpected error.' });
-          res.writeHead(500, page.headers).end(page.html);
-        } else {
-          res.destroy();
-        }
-      },
+    handler.then(
+      (handle) => handle(req, res),
+      () => res.destroy(),
     );
   });
+  try {
+    await handler;
+  } catch (error) {
+    server.close();
+    throw error;
+  }
 
   let stopping: Promise<void> | undefined;
   const devProvider: DevProvider = {
@@ -158,6 +143,9 @@ async function resolveOptions(options: DevProviderOptions) {
   };
   const issuer = options.issuer === undefined ? undefined : originOption('issuer', options.issuer);
   const apiAudience = urlOption('apiAudience', options.apiAudience ?? devProviderDefaults.apiAudience);
+  const accessTokenTtl = ttl('accessTokenTtl');
+  const idTokenTtl = ttl('idTokenTtl');
+  const refreshTokenTtl = ttl('refreshTokenTtl');
 
   if (options.users !== undefined && options.usersFile !== undefined) {
     fail('users', 'give either users or usersFile, not both.');
@@ -185,9 +173,9 @@ async function resolveOptions(options: DevProviderOptions) {
     users,
     clients: [referenceAppClient, ...extraClients],
     keys: await loadSigningKeys(options.keysFile),
-    accessTokenTtl: ttl('accessTokenTtl'),
-    idTokenTtl: ttl('idTokenTtl'),
-    refreshTokenTtl: ttl('refreshTokenTtl'),
+    accessTokenTtl,
+    idTokenTtl,
+    refreshTokenTtl,
     apiAudience,
     hint: seeded
       ? `Dev accounts: ${users.map((user) => `${user.username} / ${user.password}`).join(', ')}`
