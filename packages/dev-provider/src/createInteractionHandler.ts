@@ -42,7 +42,11 @@ export function createInteractionHandler({
       const method = action === undefined ? 'GET' : 'POST';
       if (req.method !== method && !(method === 'GET' && req.method === 'HEAD')) {
         res.setHeader('allow', method);
-        send(res, 405, renderErrorPage({ error: 'method_not_allowed', error_description: `Use ${method}.` }));
+        send(
+          res,
+          405,
+          renderErrorPage({ error: 'method_not_allowed', error_description: `Use ${method}.` }),
+        );
         return true;
       }
       const details = await provider.interactionDetails(req, res);
@@ -74,7 +78,11 @@ export function createInteractionHandler({
       const username = form.get('username') ?? '';
       const user = userByName.get(username);
       if (user === undefined || !samePassword(form.get('password') ?? '', user.password)) {
-        send(res, 401, renderLoginPage({ uid, clientName, username, failed: true, ...hintOption(hint) }));
+        send(
+          res,
+          401,
+          renderLoginPage({ uid, clientName, username, failed: true, ...hintOption(hint) }),
+        );
         return true;
       }
       log(`${user.username} signed in to ${String(details.params.client_id)}`);

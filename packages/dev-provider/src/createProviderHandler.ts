@@ -1,7 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Provider } from 'oidc-provider';
 import { createInteractionHandler } from './createInteractionHandler.js';
-import { createProviderConfiguration, type ProviderSettings } from './createProviderConfiguration.js';
+import {
+  createProviderConfiguration,
+  type ProviderSettings,
+} from './createProviderConfiguration.js';
 import { renderErrorPage } from './renderErrorPage.js';
 
 /**
@@ -36,7 +39,10 @@ export function createProviderHandler(
           res.destroy();
           return;
         }
-        const page = renderErrorPage({ error: 'server_error', error_description: 'Unexpected error.' });
+        const page = renderErrorPage({
+          error: 'server_error',
+          error_description: 'Unexpected error.',
+        });
         res.writeHead(500, page.headers).end(page.html);
       },
     );

@@ -48,14 +48,60 @@ describe('parseClients', () => {
 
   it.each([
     ['a missing redirect_uris', [{ client_id: 'a' }], 'redirect_uris', /is missing/],
-    ['empty redirect_uris', [{ client_id: 'a', redirect_uris: [] }], 'redirect_uris', /non-empty array/],
-    ['a relative redirect URI', [{ client_id: 'a', redirect_uris: ['/cb'] }], 'redirect_uris', /not an absolute URL/],
-    ['a redirect URI with a fragment', [{ client_id: 'a', redirect_uris: ['http://x.test/cb#f'] }], 'redirect_uris', /fragment/],
-    ['a custom scheme', [{ client_id: 'a', redirect_uris: ['javascript:alert(1)'] }], 'redirect_uris', /http: or https:/],
-    ['a bad post-logout URI', [{ client_id: 'a', redirect_uris: ['http://x.test/cb'], post_logout_redirect_uris: ['nope'] }], 'post_logout_redirect_uris', /absolute URL/],
-    ['the reference app id', [{ client_id: 'reference-app', redirect_uris: ['http://x.test/cb'] }], 'client_id', /built-in reference app/],
-    ['a secret', [{ client_id: 'a', redirect_uris: ['http://x.test/cb'], client_secret: 's' }], 'client_secret', /not a known field/],
-    ['a bad access_tokens_for', [{ client_id: 'a', redirect_uris: ['http://x.test/cb'], access_tokens_for: 'jwt' }], 'access_tokens_for', /"api" or "userinfo"/],
+    [
+      'empty redirect_uris',
+      [{ client_id: 'a', redirect_uris: [] }],
+      'redirect_uris',
+      /non-empty array/,
+    ],
+    [
+      'a relative redirect URI',
+      [{ client_id: 'a', redirect_uris: ['/cb'] }],
+      'redirect_uris',
+      /not an absolute URL/,
+    ],
+    [
+      'a redirect URI with a fragment',
+      [{ client_id: 'a', redirect_uris: ['http://x.test/cb#f'] }],
+      'redirect_uris',
+      /fragment/,
+    ],
+    [
+      'a custom scheme',
+      [{ client_id: 'a', redirect_uris: ['javascript:alert(1)'] }],
+      'redirect_uris',
+      /http: or https:/,
+    ],
+    [
+      'a bad post-logout URI',
+      [
+        {
+          client_id: 'a',
+          redirect_uris: ['http://x.test/cb'],
+          post_logout_redirect_uris: ['nope'],
+        },
+      ],
+      'post_logout_redirect_uris',
+      /absolute URL/,
+    ],
+    [
+      'the reference app id',
+      [{ client_id: 'reference-app', redirect_uris: ['http://x.test/cb'] }],
+      'client_id',
+      /built-in reference app/,
+    ],
+    [
+      'a secret',
+      [{ client_id: 'a', redirect_uris: ['http://x.test/cb'], client_secret: 's' }],
+      'client_secret',
+      /not a known field/,
+    ],
+    [
+      'a bad access_tokens_for',
+      [{ client_id: 'a', redirect_uris: ['http://x.test/cb'], access_tokens_for: 'jwt' }],
+      'access_tokens_for',
+      /"api" or "userinfo"/,
+    ],
   ])('refuses %s, naming the entry and field', (_label, value, field, problem) => {
     let error: unknown;
     try {
@@ -66,7 +112,9 @@ describe('parseClients', () => {
     expect(error).toBeInstanceOf(DevProviderConfigError);
     expect((error as DevProviderConfigError).field).toBe(field);
     expect((error as Error).message).toMatch(problem);
-    expect((error as Error).message).toMatch(/^oidc-kit-dev-provider: clients file \/tmp\/clients\.json, entry 1 \("[^"]+"\), field/);
+    expect((error as Error).message).toMatch(
+      /^oidc-kit-dev-provider: clients file \/tmp\/clients\.json, entry 1 \("[^"]+"\), field/,
+    );
   });
 
   it('refuses a duplicate client_id', () => {
@@ -78,14 +126,19 @@ describe('parseClients', () => {
         ],
         list,
       ),
-    ).toThrow('clients file /tmp/clients.json, entry 2 ("a"), field "client_id": "a" is already used');
+    ).toThrow(
+      'clients file /tmp/clients.json, entry 2 ("a"), field "client_id": "a" is already used',
+    );
   });
 });
 
 describe('loadClientsFile', () => {
   it('reads a clients file', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'dev-provider-clients-')), 'clients.json');
-    writeFileSync(path, JSON.stringify([{ client_id: 'e2e', redirect_uris: ['http://localhost:3000/cb'] }]));
+    writeFileSync(
+      path,
+      JSON.stringify([{ client_id: 'e2e', redirect_uris: ['http://localhost:3000/cb'] }]),
+    );
     expect(await loadClientsFile(path)).toEqual([
       { client_id: 'e2e', redirect_uris: ['http://localhost:3000/cb'] },
     ]);

@@ -60,7 +60,11 @@ export function parseClients(value: unknown, list: ListSource): DevClient[] {
     const postLogout = uris(check, 'post_logout_redirect_uris', false);
     const clientName = check.string('client_name', '"My app"');
     const accessTokensFor = check.string('access_tokens_for', '"api"');
-    if (accessTokensFor !== undefined && accessTokensFor !== 'api' && accessTokensFor !== 'userinfo') {
+    if (
+      accessTokensFor !== undefined &&
+      accessTokensFor !== 'api' &&
+      accessTokensFor !== 'userinfo'
+    ) {
       check.fail('access_tokens_for', `must be "api" or "userinfo".`);
     }
     clients.push({
@@ -87,7 +91,10 @@ function uris(check: EntryChecker, field: string, required: boolean): string[] |
     try {
       url = new URL(value);
     } catch {
-      check.fail(field, `"${value}" is not an absolute URL, e.g. "http://localhost:3000/callback".`);
+      check.fail(
+        field,
+        `"${value}" is not an absolute URL, e.g. "http://localhost:3000/callback".`,
+      );
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       check.fail(field, `"${value}" must use http: or https:.`);

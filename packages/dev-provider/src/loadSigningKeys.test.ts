@@ -32,20 +32,23 @@ describe('loadSigningKeys', () => {
     ['no keys array', { keys: [] }, 'keys', /at least one private RSA JWK/],
     ['an EC key', { keys: [{ kty: 'EC', kid: 'k1' }] }, 'kty', /must be "RSA"/],
     ['a public key', 'public', 'd', /is missing/],
-  ])('refuses a keys file with %s, naming the file and field', async (_label, content, field, problem) => {
-    let value: unknown = content;
-    if (content === 'public') {
-      const { d: _d, ...publicKey } = await generateSigningKey();
-      value = { keys: [publicKey] };
-    }
-    const path = join(dir, `${field}.json`);
-    writeFileSync(path, JSON.stringify(value));
-    const error = await loadSigningKeys(path).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(DevProviderConfigError);
-    expect((error as DevProviderConfigError).field).toBe(field);
-    expect((error as Error).message).toContain(`keys file ${path}`);
-    expect((error as Error).message).toMatch(problem);
-  });
+  ])(
+    'refuses a keys file with %s, naming the file and field',
+    async (_label, content, field, problem) => {
+      let value: unknown = content;
+      if (content === 'public') {
+        const { d: _d, ...publicKey } = await generateSigningKey();
+        value = { keys: [publicKey] };
+      }
+      const path = join(dir, `${field}.json`);
+      writeFileSync(path, JSON.stringify(value));
+      const error = await loadSigningKeys(path).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(DevProviderConfigError);
+      expect((error as DevProviderConfigError).field).toBe(field);
+      expect((error as Error).message).toContain(`keys file ${path}`);
+      expect((error as Error).message).toMatch(problem);
+    },
+  );
 
   it('refuses a keys file that is not JSON', async () => {
     const path = join(dir, 'broken.json');

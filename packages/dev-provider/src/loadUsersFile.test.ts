@@ -68,17 +68,41 @@ describe('parseUsers', () => {
     ['an empty username', [{ username: '', password: 'x' }], 1, 'username', /non-empty string/],
     [
       'roles that are not an array',
-      [{ username: 'a', password: 'a' }, { username: 'bob', password: 'b', roles: 'admin' }],
+      [
+        { username: 'a', password: 'a' },
+        { username: 'bob', password: 'b', roles: 'admin' },
+      ],
       2,
       'roles',
       /must be an array of non-empty strings, e\.g\. "roles": \["user", "admin"\]/,
     ],
-    ['a non-boolean email_verified', [{ username: 'a', password: 'a', email_verified: 'yes' }], 1, 'email_verified', /true or false/],
-    ['an invalid email', [{ username: 'a', password: 'a', email: 'nope' }], 1, 'email', /email address/],
-    ['an unknown field', [{ username: 'a', password: 'a', mail: 'a@b.c' }], 1, 'mail', /not a known field/],
+    [
+      'a non-boolean email_verified',
+      [{ username: 'a', password: 'a', email_verified: 'yes' }],
+      1,
+      'email_verified',
+      /true or false/,
+    ],
+    [
+      'an invalid email',
+      [{ username: 'a', password: 'a', email: 'nope' }],
+      1,
+      'email',
+      /email address/,
+    ],
+    [
+      'an unknown field',
+      [{ username: 'a', password: 'a', mail: 'a@b.c' }],
+      1,
+      'mail',
+      /not a known field/,
+    ],
     [
       'a duplicate username',
-      [{ username: 'a', password: 'a' }, { username: 'a', password: 'b' }],
+      [
+        { username: 'a', password: 'a' },
+        { username: 'a', password: 'b' },
+      ],
       2,
       'username',
       /already used/,
@@ -103,7 +127,13 @@ describe('parseUsers', () => {
 
   it('names the entry by its username', () => {
     expect(() =>
-      parseUsers([{ username: 'alice', password: 'a' }, { username: 'bob', password: 7 }], list),
+      parseUsers(
+        [
+          { username: 'alice', password: 'a' },
+          { username: 'bob', password: 7 },
+        ],
+        list,
+      ),
     ).toThrow(
       'oidc-kit-dev-provider: users file /tmp/users.json, entry 2 ("bob"), field "password": must be a non-empty string, e.g. "password": "alice".',
     );
@@ -124,7 +154,9 @@ describe('loadUsersFile', () => {
 
   it('refuses a missing file, naming it', async () => {
     const error = await configError(loadUsersFile(join(dir, 'missing.json')));
-    expect(error.message).toContain(`users file ${join(dir, 'missing.json')} cannot be read (ENOENT)`);
+    expect(error.message).toContain(
+      `users file ${join(dir, 'missing.json')} cannot be read (ENOENT)`,
+    );
   });
 
   it('stops startDevProvider before it listens', async () => {

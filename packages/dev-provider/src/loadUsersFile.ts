@@ -48,7 +48,10 @@ export function parseUsers(value: unknown, list: ListSource): ResolvedDevUser[] 
     const roles = check.stringArray('roles', '["user", "admin"]') ?? [];
     for (const other of users) {
       if (other.username === username) {
-        check.fail('username', `"${username}" is already used by another entry; usernames must be unique.`);
+        check.fail(
+          'username',
+          `"${username}" is already used by another entry; usernames must be unique.`,
+        );
       }
       if (other.sub === sub) {
         check.fail(

@@ -3,9 +3,7 @@ import type { DevProviderOptions } from './startDevProvider.js';
 
 /** What the command line asks for: start with options, or print help or the version. */
 export type CliCommand =
-  | { kind: 'start'; options: DevProviderOptions }
-  | { kind: 'help' }
-  | { kind: 'version' };
+  { kind: 'start'; options: DevProviderOptions } | { kind: 'help' } | { kind: 'version' };
 
 /** A command line that cannot be understood; the message says what to type instead. */
 export class CliUsageError extends Error {
@@ -71,7 +69,11 @@ export function parseCliArgs(
   const options: DevProviderOptions = {};
   const port = values.port ?? env.OIDC_KIT_PROVIDER_PORT;
   if (port !== undefined) {
-    options.port = integer(values.port === undefined ? 'OIDC_KIT_PROVIDER_PORT' : '--port', port, 0);
+    options.port = integer(
+      values.port === undefined ? 'OIDC_KIT_PROVIDER_PORT' : '--port',
+      port,
+      0,
+    );
   }
   if (values.host !== undefined) options.host = values.host;
   if (values.issuer !== undefined) options.issuer = values.issuer;

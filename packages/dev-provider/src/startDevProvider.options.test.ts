@@ -20,7 +20,10 @@ describe('startDevProvider options', () => {
         authorizationUrl(provider.issuer, { challenge: pkce().challenge }),
       );
       expect(page.body).not.toContain('Dev accounts');
-      const { code, verifier } = await signIn(provider.issuer, { username: 'carol', password: 'secret' });
+      const { code, verifier } = await signIn(provider.issuer, {
+        username: 'carol',
+        password: 'secret',
+      });
       const tokens = await exchangeCode(provider.issuer, { code, verifier });
       const id = decodeJwt(tokens.id_token);
       expect(id).toMatchObject({ sub: 'u-3', preferred_username: 'carol', roles: ['auditor'] });
@@ -110,7 +113,9 @@ describe('startDevProvider options', () => {
     await new Promise<void>((done) => blocker.listen(0, 'localhost', done));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const error = await startDevProvider({ port, quiet: true }).catch((caught: unknown) => caught);
+      const error = await startDevProvider({ port, quiet: true }).catch(
+        (caught: unknown) => caught,
+      );
       expect(error).toBeInstanceOf(PortInUseError);
       expect((error as PortInUseError).port).toBe(port);
       expect((error as Error).message).toBe(
@@ -125,9 +130,15 @@ describe('startDevProvider options', () => {
     [{ port: 70000 }, 'option port must be an integer from 0 to 65535 (got 70000).'],
     [{ accessTokenTtl: 0 }, 'option accessTokenTtl must be a whole number of seconds'],
     [{ refreshTokenTtl: 1.5 }, 'option refreshTokenTtl must be a whole number of seconds'],
-    [{ issuer: 'http://localhost:4000/' }, 'option issuer must be an origin with no path or trailing slash'],
+    [
+      { issuer: 'http://localhost:4000/' },
+      'option issuer must be an origin with no path or trailing slash',
+    ],
     [{ apiAudience: 'api' }, 'option apiAudience must be an absolute URL'],
-    [{ users: [], usersFile: 'users.json' }, 'option users give either users or usersFile, not both.'],
+    [
+      { users: [], usersFile: 'users.json' },
+      'option users give either users or usersFile, not both.',
+    ],
     [{ users: [{ username: 'x' }] }, 'option users, entry 1 ("x"), field "password": is missing.'],
   ])('refuses %o', async (options, message) => {
     const error = await startDevProvider({ quiet: true, ...options } as never).catch(

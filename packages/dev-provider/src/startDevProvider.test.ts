@@ -88,7 +88,9 @@ describe('discovery', () => {
 describe('authorization code flow with PKCE through the login page', () => {
   it('shows an accessible, self-contained login page naming the client', async () => {
     const browser = new Browser(provider.issuer);
-    const page = await browser.open(authorizationUrl(provider.issuer, { challenge: pkce().challenge }));
+    const page = await browser.open(
+      authorizationUrl(provider.issuer, { challenge: pkce().challenge }),
+    );
     expect(page.response.status).toBe(200);
     expect(page.url.pathname).toMatch(/^\/interaction\/[\w-]+$/);
     expect(page.response.headers.get('content-type')).toMatch(/^text\/html/);
@@ -102,7 +104,9 @@ describe('authorization code flow with PKCE through the login page', () => {
     expect(page.body).toContain('<label for="username">Username</label>');
     expect(page.body).toContain('<label for="password">Password</label>');
     expect(page.body).toMatch(/<input id="username"[^>]*autocomplete="username"/);
-    expect(page.body).toMatch(/<input id="password"[^>]*type="password"[^>]*autocomplete="current-password"/);
+    expect(page.body).toMatch(
+      /<input id="password"[^>]*type="password"[^>]*autocomplete="current-password"/,
+    );
     expect(page.body).toMatch(/<button type="submit" class="primary">Sign in<\/button>/);
     expect(page.body).toMatch(/<button [^>]*formaction="[^"]+\/cancel"[^>]*>Cancel<\/button>/);
     expect(page.body).toContain('Dev accounts: alice / alice, bob / bob');
@@ -154,15 +158,23 @@ describe('authorization code flow with PKCE through the login page', () => {
 
   it("puts bob's admin role in both tokens", async () => {
     const { tokens } = await signInAndGetTokens('bob');
-    const id = await jwtVerify(tokens.id_token, jwks, { issuer: provider.issuer, audience: 'reference-app' });
-    const access = await jwtVerify(tokens.access_token, jwks, { issuer: provider.issuer, audience: api });
+    const id = await jwtVerify(tokens.id_token, jwks, {
+      issuer: provider.issuer,
+      audience: 'reference-app',
+    });
+    const access = await jwtVerify(tokens.access_token, jwks, {
+      issuer: provider.issuer,
+      audience: api,
+    });
     expect(id.payload).toMatchObject({ sub: 'bob', name: 'Bob Stone', roles: ['user', 'admin'] });
     expect(access.payload.roles).toEqual(['user', 'admin']);
   });
 
   it('reuses the session: a second authorization goes straight back to the client', async () => {
     const { browser } = await signIn(provider.issuer, { username: 'alice' });
-    const again = await browser.open(authorizationUrl(provider.issuer, { challenge: pkce().challenge }));
+    const again = await browser.open(
+      authorizationUrl(provider.issuer, { challenge: pkce().challenge }),
+    );
     expect(again.redirectedTo?.searchParams.get('code')).toBeTruthy();
   });
 
@@ -171,15 +183,25 @@ describe('authorization code flow with PKCE through the login page', () => {
       username: 'alice',
       extra: { resource: api },
     });
-    const tokens = await exchangeCode(provider.issuer, { code, verifier, extra: { resource: api } });
-    const access = await jwtVerify(tokens.access_token, jwks, { issuer: provider.issuer, audience: api });
+    const tokens = await exchangeCode(provider.issuer, {
+      code,
+      verifier,
+      extra: { resource: api },
+    });
+    const access = await jwtVerify(tokens.access_token, jwks, {
+      issuer: provider.issuer,
+      audience: api,
+    });
     expect(access.payload.sub).toBe('alice');
   });
 
   it('refuses another resource', async () => {
     const { challenge } = pkce();
     const visit = await new Browser(provider.issuer).open(
-      authorizationUrl(provider.issuer, { challenge, extra: { resource: 'http://localhost:9999' } }),
+      authorizationUrl(provider.issuer, {
+        challenge,
+        extra: { resource: 'http://localhost:9999' },
+      }),
     );
     expect(visit.redirectedTo?.searchParams.get('error')).toBe('invalid_target');
   });
@@ -203,7 +225,9 @@ describe('authorization code flow with PKCE through the login page', () => {
     expect(wrong.status).toBe(400);
     expect(((await wrong.json()) as { error: string }).error).toBe('invalid_grant');
 
-    const { code: code2, verifier: verifier2 } = await signIn(provider.issuer, { username: 'alice' });
+    const { code: code2, verifier: verifier2 } = await signIn(provider.issuer, {
+      username: 'alice',
+    });
     await exchangeCode(provider.issuer, { code: code2, verifier: verifier2 });
     const replay = await postForm(`${provider.issuer}/token`, {
       grant_type: 'authorization_code',
@@ -243,7 +267,9 @@ describe('login page errors', () => {
     expect(failed.response.status).toBe(401);
     expect(failed.response.headers.get('location')).toBeNull();
     expect(failed.redirectedTo).toBeUndefined();
-    expect(failed.body).toContain('<p id="login-error" role="alert">Wrong username or password</p>');
+    expect(failed.body).toContain(
+      '<p id="login-error" role="alert">Wrong username or password</p>',
+    );
     expect(failed.body).toMatch(/<input id="username"[^>]*value="alice"/);
     expect(failed.body).toMatch(/<input id="password"[^>]*aria-invalid="true"/);
 
@@ -259,7 +285,9 @@ describe('login page errors', () => {
 
   it('escapes what it echoes', async () => {
     const browser = new Browser(provider.issuer);
-    const page = await browser.open(authorizationUrl(provider.issuer, { challenge: pkce().challenge }));
+    const page = await browser.open(
+      authorizationUrl(provider.issuer, { challenge: pkce().challenge }),
+    );
     const failed = await submitLogin(browser, page, '<script>alert(1)</script>"\'&', 'x');
     expect(failed.body).not.toContain('<script>alert(1)</script>');
     expect(failed.body).toContain('value="&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;"');
@@ -293,7 +321,9 @@ describe('login page errors', () => {
 
   it('shows an error page for an interaction without its cookie', async () => {
     const browser = new Browser(provider.issuer);
-    const page = await browser.open(authorizationUrl(provider.issuer, { challenge: pkce().challenge }));
+    const page = await browser.open(
+      authorizationUrl(provider.issuer, { challenge: pkce().challenge }),
+    );
     const stranger = await new Browser(provider.issuer).open(page.url);
     expect(stranger.response.status).toBe(400);
     expect(stranger.body).toContain('This sign-in has expired or was already completed.');
@@ -302,9 +332,21 @@ describe('login page errors', () => {
 
 describe('bad authorization requests are never redirected', () => {
   it.each([
-    ['an unregistered redirect URI', { redirectUri: 'http://localhost:5173/elsewhere' }, 'redirect_uri'],
-    ['a redirect URI differing by a trailing slash', { redirectUri: `${callback}/` }, 'redirect_uri'],
-    ['a redirect URI with an extra query', { redirectUri: `${callback}?next=/admin` }, 'redirect_uri'],
+    [
+      'an unregistered redirect URI',
+      { redirectUri: 'http://localhost:5173/elsewhere' },
+      'redirect_uri',
+    ],
+    [
+      'a redirect URI differing by a trailing slash',
+      { redirectUri: `${callback}/` },
+      'redirect_uri',
+    ],
+    [
+      'a redirect URI with an extra query',
+      { redirectUri: `${callback}?next=/admin` },
+      'redirect_uri',
+    ],
     ['an unknown client', { clientId: 'nobody' }, 'invalid_client'],
   ])('shows the error page for %s', async (_label, params, expected) => {
     const visit = await new Browser(provider.issuer).open(
@@ -383,7 +425,9 @@ describe('revocation', () => {
       redirectUri: 'http://localhost:3000/cb',
     });
     const userinfo = () =>
-      fetch(`${provider.issuer}/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+      fetch(`${provider.issuer}/me`, {
+        headers: { authorization: `Bearer ${tokens.access_token}` },
+      });
     expect((await userinfo()).status).toBe(200);
     const response = await postForm(`${provider.issuer}/token/revocation`, {
       token: tokens.access_token,
@@ -463,7 +507,9 @@ describe('RP-initiated logout', () => {
     expect(done.redirectedTo?.searchParams.get('state')).toBe('bye');
 
     // Signed out: the next authorization shows the login page again.
-    const again = await browser.open(authorizationUrl(provider.issuer, { challenge: pkce().challenge }));
+    const again = await browser.open(
+      authorizationUrl(provider.issuer, { challenge: pkce().challenge }),
+    );
     expect(again.redirectedTo).toBeUndefined();
     expect(again.body).toContain('<h1>Sign in</h1>');
     const stale = await refresh(provider.issuer, tokens.refresh_token!);

@@ -2,7 +2,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { DevProviderConfigError } from './DevProviderConfigError.js';
-import { loadClientsFile, parseClients, referenceAppClient, type DevClient } from './loadClientsFile.js';
+import {
+  loadClientsFile,
+  parseClients,
+  referenceAppClient,
+  type DevClient,
+} from './loadClientsFile.js';
 import { loadSigningKeys } from './loadSigningKeys.js';
 import {
   defaultUsersFile,
@@ -142,7 +147,10 @@ async function resolveOptions(options: DevProviderOptions) {
     return value;
   };
   const issuer = options.issuer === undefined ? undefined : originOption('issuer', options.issuer);
-  const apiAudience = urlOption('apiAudience', options.apiAudience ?? devProviderDefaults.apiAudience);
+  const apiAudience = urlOption(
+    'apiAudience',
+    options.apiAudience ?? devProviderDefaults.apiAudience,
+  );
   const accessTokenTtl = ttl('accessTokenTtl');
   const idTokenTtl = ttl('idTokenTtl');
   const refreshTokenTtl = ttl('refreshTokenTtl');
@@ -186,14 +194,20 @@ async function resolveOptions(options: DevProviderOptions) {
     try {
       new URL(value);
     } catch {
-      fail(name, `must be an absolute URL, e.g. http://localhost:4001 (got ${JSON.stringify(value)}).`);
+      fail(
+        name,
+        `must be an absolute URL, e.g. http://localhost:4001 (got ${JSON.stringify(value)}).`,
+      );
     }
     return value;
   }
 
   function originOption(name: string, value: string): string {
     if (new URL(urlOption(name, value)).origin !== value) {
-      fail(name, `must be an origin with no path or trailing slash, e.g. http://localhost:4000 (got ${JSON.stringify(value)}).`);
+      fail(
+        name,
+        `must be an origin with no path or trailing slash, e.g. http://localhost:4000 (got ${JSON.stringify(value)}).`,
+      );
     }
     return value;
   }
@@ -205,7 +219,9 @@ function listen(server: Server, port: number, host: string): Promise<number> {
       reject(
         error.code === 'EADDRINUSE'
           ? new PortInUseError(port)
-          : new Error(`oidc-kit-dev-provider: cannot listen on ${host}:${port} (${error.code ?? error.message}).`),
+          : new Error(
+              `oidc-kit-dev-provider: cannot listen on ${host}:${port} (${error.code ?? error.message}).`,
+            ),
       );
     };
     server.once('error', onError);

@@ -47,7 +47,9 @@ export function authorizationUrl(
     scope,
     state,
     nonce,
-    ...(challenge === undefined ? {} : { code_challenge: challenge, code_challenge_method: 'S256' }),
+    ...(challenge === undefined
+      ? {}
+      : { code_challenge: challenge, code_challenge_method: 'S256' }),
     ...extra,
   }).toString();
   return url;
