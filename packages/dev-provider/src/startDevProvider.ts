@@ -87,8 +87,9 @@ export async function startDevProvider(options: DevProviderOptions = {}): Promis
   const issuer = settings.issuer ?? `http://localhost:${port}`;
 
   // Requests that arrive while oidc-provider loads wait for it instead of hanging unanswered.
-  const handler = import('./createProviderHandler.js').then(({ createProviderHandler }) =>
-    createProviderHandler(issuer, settings, log),
+  const handler = Promise.all([import('./createProviderHandler.js'), settings.keys]).then(
+    ([{ createProviderHandler }, keys]) =>
+      createProviderHandler(issuer, { ...settings, keys }, log),
   );
   server.on('request', (req, res) => {
     handler.then(
@@ -180,7 +181,12 @@ async function resolveOptions(options: DevProviderOptions) {
     issuer,
     users,
     clients: [referenceAppClient, ...extraClients],
-    keys: await loadSigningKeys(options.keysFile),
+    // A keys file is read (and its errors reported) before listening; a generated key is not
+    // awaited here, so that generating it (off the main thread) overlaps loading oidc-provider.
+    keys:
+      options.keysFile === undefined
+        ? loadSigningKeys()
+        : Promise.resolve(await loadSigningKeys(options.keysFile)),
     accessTokenTtl,
     idTokenTtl,
     refreshTokenTtl,
