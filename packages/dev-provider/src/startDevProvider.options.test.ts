@@ -4,8 +4,10 @@ import { DevProviderConfigError } from './DevProviderConfigError.js';
 import { PortInUseError } from './PortInUseError.js';
 import { readyLine, startDevProvider } from './startDevProvider.js';
 import { Browser } from './test-support/Browser.js';
-import { authorizationUrl, exchangeCode, pkce, signIn } from './test-support/oidcFlow.js';
+import { authorizationUrl, exchangeCode, pkce, refresh, signIn } from './test-support/oidcFlow.js';
 import { decodeJwt } from 'jose';
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 describe('startDevProvider options', () => {
   it('signs in given users, without the seeded-accounts hint', async () => {
@@ -85,6 +87,46 @@ describe('startDevProvider options', () => {
       );
       expect(refused.response.status).toBe(400);
       expect(refused.redirectedTo).toBeUndefined();
+    } finally {
+      await provider.stop();
+    }
+  });
+
+  it('listens on the given host and announces the given issuer', async () => {
+    const probe = await startDevProvider({ port: 0, quiet: true });
+    const port = probe.port;
+    await probe.stop();
+    const provider = await startDevProvider({
+      port,
+      host: '127.0.0.1',
+      issuer: `http://127.0.0.1:${port}`,
+      quiet: true,
+    });
+    try {
+      expect(provider.issuer).toBe(`http://127.0.0.1:${port}`);
+      const metadata = (await (
+        await fetch(`http://127.0.0.1:${port}/.well-known/openid-configuration`)
+      ).json()) as { issuer: string; token_endpoint: string };
+      expect(metadata.issuer).toBe(`http://127.0.0.1:${port}`);
+      expect(metadata.token_endpoint).toBe(`http://127.0.0.1:${port}/token`);
+    } finally {
+      await provider.stop();
+    }
+  });
+
+  it('does not let rotation extend a refresh token past its first lifetime', async () => {
+    const provider = await startDevProvider({ port: 0, quiet: true, refreshTokenTtl: 4 });
+    try {
+      const { code, verifier } = await signIn(provider.issuer, { username: 'alice' });
+      const tokens = await exchangeCode(provider.issuer, { code, verifier });
+      await sleep(2000);
+      const rotated = await refresh(provider.issuer, tokens.refresh_token!);
+      expect(rotated.status).toBe(200);
+      // A fresh 4 s lifetime would last until about 6 s; the first one ended at 4 s.
+      await sleep(2300);
+      const late = await refresh(provider.issuer, rotated.body.refresh_token!);
+      expect(late.status).toBe(400);
+      expect(late.body.error).toBe('invalid_grant');
     } finally {
       await provider.stop();
     }

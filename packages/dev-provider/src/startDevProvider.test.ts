@@ -178,6 +178,18 @@ describe('authorization code flow with PKCE through the login page', () => {
     expect(again.redirectedTo?.searchParams.get('code')).toBeTruthy();
   });
 
+  it('never shows a consent screen, even for prompt=consent', async () => {
+    const { browser } = await signIn(provider.issuer, { username: 'alice' });
+    const { verifier, challenge } = pkce();
+    const visit = await browser.open(
+      authorizationUrl(provider.issuer, { challenge, extra: { prompt: 'consent' } }),
+    );
+    const code = visit.redirectedTo?.searchParams.get('code');
+    expect(code, visit.body).toBeTruthy();
+    const tokens = await exchangeCode(provider.issuer, { code: code!, verifier });
+    expect(tokens.refresh_token).toEqual(expect.any(String));
+  });
+
   it('also issues the API token when the client names the resource explicitly', async () => {
     const { code, verifier } = await signIn(provider.issuer, {
       username: 'alice',
@@ -193,6 +205,26 @@ describe('authorization code flow with PKCE through the login page', () => {
       audience: api,
     });
     expect(access.payload.sub).toBe('alice');
+  });
+
+  it('gives roles alone for the roles scope', async () => {
+    const { code, verifier } = await signIn(provider.issuer, {
+      username: 'bob',
+      scope: 'openid roles',
+    });
+    const tokens = await exchangeCode(provider.issuer, { code, verifier });
+    const id = await jwtVerify(tokens.id_token, jwks, {
+      issuer: provider.issuer,
+      audience: 'reference-app',
+    });
+    expect(id.payload.roles).toEqual(['user', 'admin']);
+    expect(id.payload).not.toHaveProperty('email');
+    expect(id.payload).not.toHaveProperty('name');
+    const access = await jwtVerify(tokens.access_token, jwks, {
+      issuer: provider.issuer,
+      audience: api,
+    });
+    expect(access.payload.scope).toBe('openid roles');
   });
 
   it('refuses another resource', async () => {
@@ -472,6 +504,26 @@ describe('userinfo', () => {
     expect(id.payload).toMatchObject(expected);
   });
 
+  it('gives a userinfo client the API token when it asks for the resource', async () => {
+    const { code, verifier } = await signIn(provider.issuer, {
+      username: 'alice',
+      clientId: 'userinfo-app',
+      redirectUri: 'http://localhost:3000/cb',
+      extra: { resource: api },
+    });
+    const tokens = await exchangeCode(provider.issuer, {
+      code,
+      verifier,
+      clientId: 'userinfo-app',
+      redirectUri: 'http://localhost:3000/cb',
+    });
+    const access = await jwtVerify(tokens.access_token, jwks, {
+      issuer: provider.issuer,
+      audience: api,
+    });
+    expect(access.payload).toMatchObject({ sub: 'alice', client_id: 'userinfo-app' });
+  });
+
   it('refuses an API access token (its audience is the API)', async () => {
     const { tokens } = await signInAndGetTokens('alice');
     const response = await fetch(`${provider.issuer}/me`, {
@@ -527,6 +579,15 @@ describe('RP-initiated logout', () => {
     expect(done.redirectedTo).toBeUndefined();
     expect(done.response.status).toBe(200);
     expect(done.body).toContain('<h1>Signed out</h1>');
+  });
+
+  it('asks before signing out when no client is named', async () => {
+    const { browser } = await signInAndGetTokens('alice');
+    const page = await browser.open(`${provider.issuer}/session/end`);
+    expect(page.response.status).toBe(200);
+    expect(page.response.headers.get('content-security-policy')).toContain("script-src 'none'");
+    expect(page.body).not.toContain('<script');
+    expect(page.body).toMatch(/>Sign out<\/button>/);
   });
 
   it('refuses an unregistered post-logout redirect URI without redirecting', async () => {
