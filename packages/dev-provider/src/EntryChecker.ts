@@ -1,8 +1,10 @@
 import { DevProviderConfigError, type ConfigErrorLocation } from './DevProviderConfigError.js';
 
-/** Where a list of entries came from, for error messages. */
+/** Where a list of entries came from, for error messages, e.g. `{ kind: 'users file', source: '/abs/users.json' }`. */
 export interface ListSource {
+  /** `users file`, `clients file` or `option`. */
   kind: string;
+  /** Absolute file path, or the option name. */
   source: string;
 }
 
