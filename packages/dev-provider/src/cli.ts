@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { CliUsageError, cliUsage, parseCliArgs } from './parseCliArgs.js';
 import { DevProviderConfigError } from './DevProviderConfigError.js';
 import { PortInUseError } from './PortInUseError.js';
-import { readyLine, startDevProvider, type DevProvider } from './startDevProvider.js';
+import { readyLine, startDevProvider } from './startDevProvider.js';
 
 async function main(): Promise<void> {
   const command = parseCliArgs(process.argv.slice(2), process.env);
@@ -16,20 +16,26 @@ async function main(): Promise<void> {
     console.log((JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version);
     return;
   }
-  // Handlers go in before anything is printed: a signal that arrives before `process.on` is
-  // called kills the process without cleanup. One during startup stops once started.
-  let started: Promise<DevProvider> | undefined;
+  const started = startDevProvider(command.options);
+  // Handlers go in before anything is printed (startDevProvider prints nothing synchronously): a
+  // signal that arrives before `process.on` kills the process without cleanup. A signal during
+  // startup stops the provider once it has started.
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
-    if (stopping || started === undefined) process.exit(130);
+    if (stopping) process.exit(130);
     stopping = true;
     if (!command.options.quiet) console.log(`oidc-kit dev provider stopping (${signal})`);
-    void started.then((provider) => provider.stop()).then(() => process.exit(0));
+    // A failed startup is reported by main's catch below.
+    started
+      .then((provider) => provider.stop())
+      .then(
+        () => process.exit(0),
+        () => {},
+      );
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 
-  started = startDevProvider(command.options);
   const provider = await started;
   if (command.options.quiet) console.log(readyLine(provider));
 }
