@@ -60,7 +60,10 @@ export function createInteractionHandler({
           await provider.interactionFinished(req, res, { consent: { grantId } });
           return true;
         }
-        send(res, 200, renderLoginPage({ uid, clientName, ...hintOption(hint) }));
+        // A client's login_hint fills in the username, as hosted providers do.
+        const loginHint = details.params.login_hint;
+        const username = typeof loginHint === 'string' ? loginHint : '';
+        send(res, 200, renderLoginPage({ uid, clientName, username, ...hintOption(hint) }));
         return true;
       }
 

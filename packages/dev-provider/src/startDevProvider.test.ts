@@ -326,6 +326,20 @@ describe('login page errors', () => {
     expect(failed.body).not.toMatch(/<script/);
   });
 
+  it('fills in the username from login_hint, escaped', async () => {
+    const page = await new Browser(provider.issuer).open(
+      authorizationUrl(provider.issuer, {
+        challenge: pkce().challenge,
+        extra: { login_hint: 'bob"><script>alert(1)</script>' },
+      }),
+    );
+    expect(page.response.status).toBe(200);
+    expect(page.body).toMatch(
+      /<input id="username"[^>]*value="bob&quot;&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt;"/,
+    );
+    expect(page.body).not.toMatch(/<script/);
+  });
+
   it('escapes the client name', async () => {
     const page = await new Browser(provider.issuer).open(
       authorizationUrl(provider.issuer, {
