@@ -1,0 +1,201 @@
+import { randomBytes } from 'node:crypto';
+import { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+// oidc-provider's in-memory store, created per provider so that providers in one process (tests)
+// never share state. Passing it explicitly also silences the "development-only adapter" warning,
+// which is the point of this package.
+import { createMemoryAdapter } from 'oidc-provider/lib/adapters/memory_adapter.js';
+import type { DevClient } from './loadClientsFile.js';
+import type { ResolvedDevUser } from './loadUsersFile.js';
+import type { SigningKeys } from './loadSigningKeys.js';
+import { renderErrorPage } from './renderErrorPage.js';
+import { renderLogoutPage, renderSignedOutPage } from './renderLogoutPage.js';
+import type { Page } from './renderPage.js';
+
+/** Everything the oidc-provider configuration is built from, already checked. */
+export interface ProviderSettings {
+  users: readonly ResolvedDevUser[];
+  clients: readonly DevClient[];
+  keys: SigningKeys;
+  accessTokenTtl: number;
+  idTokenTtl: number;
+  refreshTokenTtl: number;
+  apiAudience: string;
+}
+
+const day = 24 * 60 * 60;
+const clockTolerance = 15;
+/** Scopes an access token for the reference API may carry. */
+const apiScopes = 'openid profile email roles';
+
+/**
+ * The oidc-provider configuration of the dev provider: public first-party clients with PKCE and no
+ * consent screen, claims in the ID token, JWT access tokens for the reference API, refresh token
+ * rotation, revocation and RP-initiated logout. Interactions are served by our own login page.
+ */
+export function createProviderConfiguration(settings: ProviderSettings): Configuration {
+  const { users, clients, apiAudience } = settings;
+  const userBySub = new Map(users.map((user) => [user.sub, user]));
+  const clientById = new Map(clients.map((client) => [client.client_id, client]));
+
+  return {
+    adapter: createMemoryAdapter(clockTolerance),
+    clockTolerance,
+    clients: clients.map((client) => ({
+      client_id: client.client_id,
+      client_name: client.client_name ?? client.client_id,
+      application_type: 'web',
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      redirect_uris: client.redirect_uris,
+      post_logout_redirect_uris: client.post_logout_redirect_uris ?? [],
+    })),
+    clientAuthMethods: ['none'],
+    responseTypes: ['code'],
+    allowOmittingSingleRegisteredRedirectUri: false,
+    pkce: { required: () => true },
+    scopes: ['openid', 'offline_access', 'profile', 'email', 'roles'],
+    claims: {
+      openid: ['sub'],
+      profile: ['name', 'preferred_username', 'roles'],
+      email: ['email', 'email_verified'],
+      roles: ['roles'],
+    },
+    // Off so that the ID token itself carries the profile claims, as the React client reads them.
+    conformIdTokenClaims: false,
+    jwks: { keys: settings.keys.keys as NonNullable<Configuration['jwks']>['keys'] },
+    cookies: { keys: [randomBytes(32).toString('base64url')] },
+
+    async findAccount(_ctx, sub) {
+      const user = userBySub.get(sub);
+      if (user === undefined) return undefined;
+      return {
+        accountId: user.sub,
+        claims: () => ({
+          sub: user.sub,
+          preferred_username: user.username,
+          ...(user.name === undefined ? {} : { name: user.name }),
+          ...(user.email === undefined
+            ? {}
+            : { email: user.email, email_verified: user.email_verified }),
+          roles: user.roles,
+        }),
+      };
+    },
+
+    async extraTokenClaims(_ctx, token) {
+      const user = token.kind === 'AccessToken' ? userBySub.get(token.accountId) : undefined;
+      return user === undefined ? undefined : { roles: user.roles };
+    },
+
+    // Every client here is first-party: grant whatever it asks for, so there is no consent screen.
+    async loadExistingGrant(ctx) {
+      const { oidc } = ctx;
+      const client = oidc.client!;
+      const accountId = oidc.session!.accountId!;
+      const grantId = oidc.result?.consent?.grantId ?? oidc.session!.grantIdFor(client.clientId);
+      let grant = grantId === undefined ? undefined : await oidc.provider.Grant.find(grantId);
+      if (grant === undefined || grant.accountId !== accountId) {
+        grant = new oidc.provider.Grant({ accountId, clientId: client.clientId });
+      }
+      grant.addOIDCScope(oidc.requestParamOIDCScopes);
+      if (oidc.requestParamClaims.size > 0) grant.addOIDCClaims(oidc.requestParamClaims);
+      for (const [indicator, server] of Object.entries(oidc.resourceServers ?? {})) {
+        const scopes = [...oidc.requestParamScopes].filter((scope) => server.scopes.has(scope));
+        if (scopes.length > 0) grant.addResourceScope(indicator, scopes);
+      }
+      await grant.save();
+      return grant;
+    },
+
+    // Refresh tokens for every client, without asking for offline_access (which needs consent).
+    issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+
+    clientBasedCORS: (_ctx, origin, client) =>
+      (client.redirectUris ?? []).some((uri) => new URL(uri).origin === origin),
+
+    async renderError(ctx, out) {
+      send(ctx, renderErrorPage({ ...out }));
+    },
+
+    features: {
+      devInteractions: { enabled: false },
+      revocation: {
+        enabled: true,
+        allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId,
+      },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        async logoutSource(ctx, form) {
+          const name = ctx.oidc.client?.clientName;
+          send(
+            ctx,
+            renderLogoutPage({
+              form,
+              ...(name === undefined ? {} : { clientName: name }),
+              // A client was identified, and every client here is first-party: no need to ask.
+              autoSubmit: ctx.oidc.client !== undefined,
+            }),
+          );
+        },
+        async postLogoutSuccessSource(ctx) {
+          const name = ctx.oidc.client?.clientName;
+          send(ctx, renderSignedOutPage(name === undefined ? {} : { clientName: name }));
+        },
+      },
+      resourceIndicators: {
+        enabled: true,
+        // No `resource` asked for: access tokens for the reference API, unless the client is set
+        // up for userinfo tokens.
+        defaultResource(_ctx, client, oneOf) {
+          if (oneOf !== undefined) return oneOf.includes(apiAudience) ? apiAudience : oneOf;
+          return clientById.get(client.clientId)?.access_tokens_for === 'userinfo'
+            ? undefined
+            : apiAudience;
+        },
+        // The token endpoint issues for the resource granted at authorization (the default one
+        // included) without the client repeating `resource`.
+        useGrantedResource: () => true,
+        getResourceServerInfo(_ctx, resourceIndicator) {
+          if (resourceIndicator !== apiAudience) {
+            throw new errors.InvalidTarget(
+              `this provider only issues access tokens for the resource ${apiAudience}`,
+            );
+          }
+          return {
+            scope: apiScopes,
+            audience: apiAudience,
+            accessTokenTTL: settings.accessTokenTtl,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'RS256' } },
+          };
+        },
+      },
+    },
+
+    ttl: {
+      AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? settings.accessTokenTtl,
+      AuthorizationCode: 60,
+      IdToken: settings.idTokenTtl,
+      RefreshToken(ctx, token, client) {
+        const rotated = ctx?.oidc?.entities.RotatedRefreshToken;
+        // A rotated public-client token keeps the lifetime of the first one: rotation must not
+        // extend a sign-in forever.
+        if (rotated && client.clientAuthMethod === 'none' && !token.isSenderConstrained()) {
+          return rotated.remainingTTL;
+        }
+        return settings.refreshTokenTtl;
+      },
+      Interaction: 60 * 60,
+      Session: Math.max(14 * day, settings.refreshTokenTtl),
+      Grant: Math.max(14 * day, settings.refreshTokenTtl),
+    },
+  };
+}
+
+function send(ctx: KoaContextWithOIDC, page: Page): void {
+  ctx.set(page.headers);
+  ctx.type = 'html';
+  ctx.body = page.html;
+}

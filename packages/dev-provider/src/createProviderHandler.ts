@@ -1,0 +1,50 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Provider } from 'oidc-provider';
+import { createInteractionHandler } from './createInteractionHandler.js';
+import {
+  createProviderConfiguration,
+  type ProviderSettings,
+} from './createProviderConfiguration.js';
+import { renderErrorPage } from './renderErrorPage.js';
+
+/**
+ * The HTTP handler of the whole provider: our interaction pages, then oidc-provider for every
+ * other route. Imported lazily by `startDevProvider`, so bad options and a taken port fail fast
+ * without loading oidc-provider.
+ */
+export function createProviderHandler(
+  issuer: string,
+  settings: ProviderSettings & { hint: string | undefined },
+  log: (line: string) => void,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const provider = new Provider(issuer, createProviderConfiguration(settings));
+  provider.on('server_error', (_ctx, error) => {
+    console.error('oidc-kit-dev-provider: server error:', error);
+  });
+  const providerCallback = provider.callback();
+  const interactions = createInteractionHandler({
+    provider,
+    users: settings.users,
+    hint: settings.hint,
+    log,
+  });
+  return (req, res) => {
+    interactions(req, res).then(
+      (handled) => {
+        if (!handled) void providerCallback(req, res);
+      },
+      (error: unknown) => {
+        console.error('oidc-kit-dev-provider: server error:', error);
+        if (res.headersSent) {
+          res.destroy();
+          return;
+        }
+        const page = renderErrorPage({
+          error: 'server_error',
+          error_description: 'Unexpected error.',
+        });
+        res.writeHead(500, page.headers).end(page.html);
+      },
+    );
+  };
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { CliUsageError, parseCliArgs } from './parseCliArgs.js';
+
+describe('parseCliArgs', () => {
+  it('starts with defaults when given nothing', () => {
+    expect(parseCliArgs([], {})).toEqual({ kind: 'start', options: {} });
+  });
+
+  it('maps every flag to its option', () => {
+    expect(
+      parseCliArgs(
+        [
+          '--port=4100',
+          '--host',
+          '127.0.0.1',
+          '--issuer',
+          'http://127.0.0.1:4100',
+          '--users-file',
+          'u.json',
+          '--clients-file',
+          'c.json',
+          '--keys-file',
+          'k.json',
+          '--access-token-ttl',
+          '10',
+          '--id-token-ttl',
+          '20',
+          '--refresh-token-ttl',
+          '30',
+          '--api-audience',
+          'http://localhost:4002',
+          '--quiet',
+        ],
+        {},
+      ),
+    ).toEqual({
+      kind: 'start',
+      options: {
+        port: 4100,
+        host: '127.0.0.1',
+        issuer: 'http://127.0.0.1:4100',
+        usersFile: 'u.json',
+        clientsFile: 'c.json',
+        keysFile: 'k.json',
+        accessTokenTtl: 10,
+        idTokenTtl: 20,
+        refreshTokenTtl: 30,
+        apiAudience: 'http://localhost:4002',
+        quiet: true,
+      },
+    });
+  });
+
+  it('takes the port from OIDC_KIT_PROVIDER_PORT, with --port winning', () => {
+    expect(parseCliArgs([], { OIDC_KIT_PROVIDER_PORT: '4200' })).toEqual({
+      kind: 'start',
+      options: { port: 4200 },
+    });
+    expect(parseCliArgs(['--port', '4300'], { OIDC_KIT_PROVIDER_PORT: '4200' })).toEqual({
+      kind: 'start',
+      options: { port: 4300 },
+    });
+  });
+
+  it('recognises --help, -h and --version', () => {
+    expect(parseCliArgs(['--help'], {})).toEqual({ kind: 'help' });
+    expect(parseCliArgs(['-h'], {})).toEqual({ kind: 'help' });
+    expect(parseCliArgs(['--version'], {})).toEqual({ kind: 'version' });
+  });
+
+  it.each([
+    [['--port', 'abc'], {}, '--port must be a whole number (got "abc").'],
+    [
+      [],
+      { OIDC_KIT_PROVIDER_PORT: '40x' },
+      'OIDC_KIT_PROVIDER_PORT must be a whole number (got "40x").',
+    ],
+    [
+      ['--access-token-ttl', '0'],
+      {},
+      '--access-token-ttl must be a whole number of at least 1 (got "0").',
+    ],
+    [
+      ['--id-token-ttl', '1.5'],
+      {},
+      '--id-token-ttl must be a whole number of at least 1 (got "1.5").',
+    ],
+    [['--prot', '4000'], {}, "Unknown option '--prot'"],
+    [['serve'], {}, "Unexpected argument 'serve'"],
+  ])('refuses %j %j', (args, env, message) => {
+    let error: unknown;
+    try {
+      parseCliArgs(args, env);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(CliUsageError);
+    expect((error as Error).message).toMatch(/^oidc-kit-dev-provider: /);
+    expect((error as Error).message).toContain(message);
+  });
+});

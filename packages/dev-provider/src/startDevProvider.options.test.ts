@@ -1,0 +1,192 @@
+import { createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { DevProviderConfigError } from './DevProviderConfigError.js';
+import { PortInUseError } from './PortInUseError.js';
+import { readyLine, startDevProvider } from './startDevProvider.js';
+import { Browser } from './test-support/Browser.js';
+import { authorizationUrl, exchangeCode, pkce, refresh, signIn } from './test-support/oidcFlow.js';
+import { decodeJwt } from 'jose';
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+describe('startDevProvider options', () => {
+  it('signs in given users, without the seeded-accounts hint', async () => {
+    const provider = await startDevProvider({
+      port: 0,
+      quiet: true,
+      users: [{ username: 'carol', password: 'secret', sub: 'u-3', roles: ['auditor'] }],
+    });
+    try {
+      expect(provider.users.map((user) => user.username)).toEqual(['carol']);
+      const page = await new Browser(provider.issuer).open(
+        authorizationUrl(provider.issuer, { challenge: pkce().challenge }),
+      );
+      expect(page.body).not.toContain('Dev accounts');
+      const { code, verifier } = await signIn(provider.issuer, {
+        username: 'carol',
+        password: 'secret',
+      });
+      const tokens = await exchangeCode(provider.issuer, { code, verifier });
+      const id = decodeJwt(tokens.id_token);
+      expect(id).toMatchObject({ sub: 'u-3', preferred_username: 'carol', roles: ['auditor'] });
+      expect(id).not.toHaveProperty('email');
+      expect(id).not.toHaveProperty('name');
+    } finally {
+      await provider.stop();
+    }
+  });
+
+  it('applies the token lifetimes and the API audience', async () => {
+    const provider = await startDevProvider({
+      port: 0,
+      quiet: true,
+      accessTokenTtl: 7,
+      idTokenTtl: 11,
+      refreshTokenTtl: 13,
+      apiAudience: 'https://api.test',
+    });
+    try {
+      const { code, verifier } = await signIn(provider.issuer, { username: 'bob' });
+      const tokens = await exchangeCode(provider.issuer, { code, verifier });
+      const access = decodeJwt(tokens.access_token);
+      const id = decodeJwt(tokens.id_token);
+      expect(access.aud).toBe('https://api.test');
+      expect(access.exp! - access.iat!).toBe(7);
+      expect(id.exp! - id.iat!).toBe(11);
+      expect(tokens.expires_in).toBe(7);
+    } finally {
+      await provider.stop();
+    }
+  });
+
+  it('registers extra clients with their exact redirect URIs', async () => {
+    const provider = await startDevProvider({
+      port: 0,
+      quiet: true,
+      clients: [{ client_id: 'e2e', redirect_uris: ['http://127.0.0.1:3000/auth/callback'] }],
+    });
+    try {
+      expect(provider.clients.map((client) => client.client_id)).toEqual(['reference-app', 'e2e']);
+      const { code, verifier } = await signIn(provider.issuer, {
+        username: 'alice',
+        clientId: 'e2e',
+        redirectUri: 'http://127.0.0.1:3000/auth/callback',
+      });
+      await exchangeCode(provider.issuer, {
+        code,
+        verifier,
+        clientId: 'e2e',
+        redirectUri: 'http://127.0.0.1:3000/auth/callback',
+      });
+      const refused = await new Browser(provider.issuer).open(
+        authorizationUrl(provider.issuer, {
+          clientId: 'e2e',
+          redirectUri: 'http://localhost:3000/auth/callback',
+          challenge: pkce().challenge,
+        }),
+      );
+      expect(refused.response.status).toBe(400);
+      expect(refused.redirectedTo).toBeUndefined();
+    } finally {
+      await provider.stop();
+    }
+  });
+
+  it('listens on the given host and announces the given issuer', async () => {
+    const probe = await startDevProvider({ port: 0, quiet: true });
+    const port = probe.port;
+    await probe.stop();
+    const provider = await startDevProvider({
+      port,
+      host: '127.0.0.1',
+      issuer: `http://127.0.0.1:${port}`,
+      quiet: true,
+    });
+    try {
+      expect(provider.issuer).toBe(`http://127.0.0.1:${port}`);
+      const metadata = (await (
+        await fetch(`http://127.0.0.1:${port}/.well-known/openid-configuration`)
+      ).json()) as { issuer: string; token_endpoint: string };
+      expect(metadata.issuer).toBe(`http://127.0.0.1:${port}`);
+      expect(metadata.token_endpoint).toBe(`http://127.0.0.1:${port}/token`);
+    } finally {
+      await provider.stop();
+    }
+  });
+
+  it('does not let rotation extend a refresh token past its first lifetime', async () => {
+    const provider = await startDevProvider({ port: 0, quiet: true, refreshTokenTtl: 4 });
+    try {
+      const { code, verifier } = await signIn(provider.issuer, { username: 'alice' });
+      const tokens = await exchangeCode(provider.issuer, { code, verifier });
+      await sleep(2000);
+      const rotated = await refresh(provider.issuer, tokens.refresh_token!);
+      expect(rotated.status).toBe(200);
+      // A fresh 4 s lifetime would last until about 6 s; the first one ended at 4 s.
+      await sleep(2300);
+      const late = await refresh(provider.issuer, rotated.body.refresh_token!);
+      expect(late.status).toBe(400);
+      expect(late.body.error).toBe('invalid_grant');
+    } finally {
+      await provider.stop();
+    }
+  });
+
+  it('prints the ready line unless quiet', () => {
+    expect(
+      readyLine({
+        issuer: 'http://localhost:4000',
+        port: 4000,
+        apiAudience: 'http://localhost:4001',
+        users: [
+          { username: 'alice', password: 'a', sub: 'alice', email_verified: false, roles: [] },
+          { username: 'bob', password: 'b', sub: 'bob', email_verified: false, roles: [] },
+        ],
+        clients: [{ client_id: 'reference-app', redirect_uris: [] }],
+        stop: async () => {},
+      }),
+    ).toBe(
+      'oidc-kit dev provider ready at http://localhost:4000 (users: alice, bob; clients: reference-app)',
+    );
+  });
+
+  it('rejects with a PortInUseError when the port is taken', async () => {
+    const blocker = createServer();
+    await new Promise<void>((done) => blocker.listen(0, 'localhost', done));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const error = await startDevProvider({ port, quiet: true }).catch(
+        (caught: unknown) => caught,
+      );
+      expect(error).toBeInstanceOf(PortInUseError);
+      expect((error as PortInUseError).port).toBe(port);
+      expect((error as Error).message).toBe(
+        `oidc-kit-dev-provider: port ${port} is already in use. Stop the other process or choose another port with --port <n> or OIDC_KIT_PROVIDER_PORT.`,
+      );
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it.each([
+    [{ port: 70000 }, 'option port must be an integer from 0 to 65535 (got 70000).'],
+    [{ accessTokenTtl: 0 }, 'option accessTokenTtl must be a whole number of seconds'],
+    [{ refreshTokenTtl: 1.5 }, 'option refreshTokenTtl must be a whole number of seconds'],
+    [
+      { issuer: 'http://localhost:4000/' },
+      'option issuer must be an origin with no path or trailing slash',
+    ],
+    [{ apiAudience: 'api' }, 'option apiAudience must be an absolute URL'],
+    [
+      { users: [], usersFile: 'users.json' },
+      'option users give either users or usersFile, not both.',
+    ],
+    [{ users: [{ username: 'x' }] }, 'option users, entry 1 ("x"), field "password": is missing.'],
+  ])('refuses %o', async (options, message) => {
+    const error = await startDevProvider({ quiet: true, ...options } as never).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(DevProviderConfigError);
+    expect((error as Error).message).toContain(message);
+  });
+});

@@ -1,0 +1,619 @@
+import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevProvider, type DevProvider } from './startDevProvider.js';
+import { attribute, Browser } from './test-support/Browser.js';
+import {
+  authorizationUrl,
+  exchangeCode,
+  pkce,
+  postForm,
+  pressCancel,
+  refresh,
+  signIn,
+  submitLogin,
+} from './test-support/oidcFlow.js';
+
+const api = 'http://localhost:4001';
+const callback = 'http://localhost:5173/callback';
+
+let provider: DevProvider;
+let jwks: ReturnType<typeof createRemoteJWKSet>;
+
+beforeAll(async () => {
+  provider = await startDevProvider({
+    port: 0,
+    quiet: true,
+    accessTokenTtl: 10,
+    idTokenTtl: 20,
+    refreshTokenTtl: 60,
+    clients: [
+      {
+        client_id: 'userinfo-app',
+        client_name: 'Userinfo <App>',
+        redirect_uris: ['http://localhost:3000/cb'],
+        post_logout_redirect_uris: ['http://localhost:3000/bye'],
+        access_tokens_for: 'userinfo',
+      },
+    ],
+  });
+  jwks = createRemoteJWKSet(new URL(`${provider.issuer}/jwks`));
+});
+
+afterAll(async () => {
+  await provider?.stop();
+});
+
+async function signInAndGetTokens(username: string) {
+  const { code, verifier, nonce, browser } = await signIn(provider.issuer, { username });
+  const tokens = await exchangeCode(provider.issuer, { code, verifier });
+  return { tokens, nonce, browser };
+}
+
+describe('discovery', () => {
+  it('serves the issuer exactly as configured, with the endpoints a public PKCE client needs', async () => {
+    expect(provider.issuer).toBe(`http://localhost:${provider.port}`);
+    const response = await fetch(`${provider.issuer}/.well-known/openid-configuration`);
+    expect(response.status).toBe(200);
+    const metadata = (await response.json()) as Record<string, unknown>;
+    expect(metadata.issuer).toBe(provider.issuer);
+    expect(metadata).toMatchObject({
+      authorization_endpoint: `${provider.issuer}/auth`,
+      token_endpoint: `${provider.issuer}/token`,
+      userinfo_endpoint: `${provider.issuer}/me`,
+      jwks_uri: `${provider.issuer}/jwks`,
+      revocation_endpoint: `${provider.issuer}/token/revocation`,
+      end_session_endpoint: `${provider.issuer}/session/end`,
+      response_types_supported: ['code'],
+      code_challenge_methods_supported: ['S256'],
+      token_endpoint_auth_methods_supported: ['none'],
+    });
+    expect(metadata.scopes_supported).toEqual(
+      expect.arrayContaining(['openid', 'profile', 'email', 'roles', 'offline_access']),
+    );
+  });
+
+  it('publishes public RSA keys only', async () => {
+    const { keys } = (await (await fetch(`${provider.issuer}/jwks`)).json()) as {
+      keys: Record<string, unknown>[];
+    };
+    expect(keys.length).toBeGreaterThan(0);
+    for (const key of keys) {
+      expect(key.kty).toBe('RSA');
+      expect(key.d).toBeUndefined();
+      expect(key.kid).toEqual(expect.any(String));
+    }
+  });
+});
+
+describe('authorization code flow with PKCE through the login page', () => {
+  it('shows an accessible, self-contained login page naming the client', async () => {
+    const browser = new Browser(provider.issuer);
+    const page = await browser.open(
+      authorizationUrl(provider.issuer, { challenge: pkce().challenge }),
+    );
+    expect(page.response.status).toBe(200);
+    expect(page.url.pathname).toMatch(/^\/interaction\/[\w-]+$/);
+    expect(page.response.headers.get('content-type')).toMatch(/^text\/html/);
+    const csp = page.response.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toMatch(/style-src 'nonce-[^']+'/);
+    expect(csp).toContain("script-src 'none'");
+    expect(page.body).toContain('<main>');
+    expect(page.body).toMatch(/<h1>Sign in<\/h1>/);
+    expect(page.body).toContain('<strong>oidc-kit reference app</strong>');
+    expect(page.body).toContain('<label for="username">Username</label>');
+    expect(page.body).toContain('<label for="password">Password</label>');
+    expect(page.body).toMatch(/<input id="username"[^>]*autocomplete="username"/);
+    expect(page.body).toMatch(
+      /<input id="password"[^>]*type="password"[^>]*autocomplete="current-password"/,
+    );
+    expect(page.body).toMatch(/<button type="submit" class="primary">Sign in<\/button>/);
+    expect(page.body).toMatch(/<button [^>]*formaction="[^"]+\/cancel"[^>]*>Cancel<\/button>/);
+    expect(page.body).toContain('Dev accounts: alice / alice, bob / bob');
+    expect(page.body).not.toMatch(/<p [^>]*role="alert"/);
+    // Nothing is loaded from anywhere: no src/href attributes and no URLs in the stylesheet.
+    expect(page.body).not.toMatch(/\s(src|href)=/);
+    expect(page.body).not.toMatch(/url\(|@import/);
+  });
+
+  it('signs alice in without a consent screen and issues verifiable ID and API access tokens', async () => {
+    const { code, verifier, nonce } = await signIn(provider.issuer, { username: 'alice' });
+    const tokens = await exchangeCode(provider.issuer, { code, verifier });
+    expect(tokens.token_type).toBe('Bearer');
+    expect(tokens.expires_in).toBe(10);
+    expect(tokens.refresh_token).toEqual(expect.any(String));
+
+    const id = await jwtVerify(tokens.id_token, jwks, {
+      issuer: provider.issuer,
+      audience: 'reference-app',
+      algorithms: ['RS256'],
+    });
+    expect(id.payload).toMatchObject({
+      sub: 'alice',
+      name: 'Alice Liddell',
+      preferred_username: 'alice',
+      email: 'alice@example.com',
+      email_verified: true,
+      roles: ['user'],
+      nonce,
+    });
+    expect(id.payload.exp! - id.payload.iat!).toBe(20);
+    expect(id.payload.exp! * 1000).toBeGreaterThan(Date.now());
+
+    const access = await jwtVerify(tokens.access_token, jwks, {
+      issuer: provider.issuer,
+      audience: api,
+      algorithms: ['RS256'],
+      typ: 'at+jwt',
+    });
+    expect(access.payload).toMatchObject({
+      sub: 'alice',
+      client_id: 'reference-app',
+      roles: ['user'],
+      scope: 'openid profile email',
+    });
+    expect(access.payload.exp! - access.payload.iat!).toBe(10);
+    expect(decodeProtectedHeader(tokens.access_token).kid).toEqual(expect.any(String));
+  });
+
+  it("puts bob's admin role in both tokens", async () => {
+    const { tokens } = await signInAndGetTokens('bob');
+    const id = await jwtVerify(tokens.id_token, jwks, {
+      issuer: provider.issuer,
+      audience: 'reference-app',
+    });
+    const access = await jwtVerify(tokens.access_token, jwks, {
+      issuer: provider.issuer,
+      audience: api,
+    });
+    expect(id.payload).toMatchObject({ sub: 'bob', name: 'Bob Stone', roles: ['user', 'admin'] });
+    expect(access.payload.roles).toEqual(['user', 'admin']);
+  });
+
+  it('reuses the session: a second authorization goes straight back to the client', async () => {
+    const { browser } = await signIn(provider.issuer, { username: 'alice' });
+    const again = await browser.open(
+      authorizationUrl(provider.issuer, { challenge: pkce().challenge }),
+    );
+    expect(again.redirectedTo?.searchParams.get('code')).toBeTruthy();
+  });
+
+  it('never shows a consent screen, even for prompt=consent', async () => {
+    const { browser } = await signIn(provider.issuer, { username: 'alice' });
+    const { verifier, challenge } = pkce();
+    const visit = await browser.open(
+      authorizationUrl(provider.issuer, { challenge, extra: { prompt: 'consent' } }),
+    );
+    const code = visit.redirectedTo?.searchParams.get('code');
+    expect(code, visit.body).toBeTruthy();
+    const tokens = await exchangeCode(provider.issuer, { code: code!, verifier });
+    expect(tokens.refresh_token).toEqual(expect.any(String));
+  });
+
+  it('also issues the API token when the client names the resource explicitly', async () => {
+    const { code, verifier } = await signIn(provider.issuer, {
+      username: 'alice',
+      extra: { resource: api },
+    });
+    const tokens = await exchangeCode(provider.issuer, {
+      code,
+      verifier,
+      extra: { resource: api },
+    });
+    const access = await jwtVerify(tokens.access_token, jwks, {
+      issuer: provider.issuer,
+      audience: api,
+    });
+    expect(access.payload.sub).toBe('alice');
+  });
+
+  it('gives roles alone for the roles scope', async () => {
+    const { code, verifier } = await signIn(provider.issuer, {
+      username: 'bob',
+      scope: 'openid roles',
+    });
+    const tokens = await exchangeCode(provider.issuer, { code, verifier });
+    const id = await jwtVerify(tokens.id_token, jwks, {
+      issuer: provider.issuer,
+      audience: 'reference-app',
+    });
+    expect(id.payload.roles).toEqual(['user', 'admin']);
+    expect(id.payload).not.toHaveProperty('email');
+    expect(id.payload).not.toHaveProperty('name');
+    const access = await jwtVerify(tokens.access_token, jwks, {
+      issuer: provider.issuer,
+      audience: api,
+    });
+    expect(access.payload.scope).toBe('openid roles');
+  });
+
+  it('refuses another resource', async () => {
+    const { challenge } = pkce();
+    const visit = await new Browser(provider.issuer).open(
+      authorizationUrl(provider.issuer, {
+        challenge,
+        extra: { resource: 'http://localhost:9999' },
+      }),
+    );
+    expect(visit.redirectedTo?.searchParams.get('error')).toBe('invalid_target');
+  });
+
+  it('requires PKCE', async () => {
+    const visit = await new Browser(provider.issuer).open(authorizationUrl(provider.issuer, {}));
+    expect(visit.redirectedTo?.href.startsWith(callback)).toBe(true);
+    expect(visit.redirectedTo?.searchParams.get('error')).toBe('invalid_request');
+    expect(visit.redirectedTo?.searchParams.get('error_description')).toMatch(/PKCE/);
+  });
+
+  it('refuses a code with the wrong verifier, and a code used twice', async () => {
+    const { code, verifier } = await signIn(provider.issuer, { username: 'alice' });
+    const wrong = await postForm(`${provider.issuer}/token`, {
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: pkce().verifier,
+      client_id: 'reference-app',
+      redirect_uri: callback,
+    });
+    expect(wrong.status).toBe(400);
+    expect(((await wrong.json()) as { error: string }).error).toBe('invalid_grant');
+
+    const { code: code2, verifier: verifier2 } = await signIn(provider.issuer, {
+      username: 'alice',
+    });
+    await exchangeCode(provider.issuer, { code: code2, verifier: verifier2 });
+    const replay = await postForm(`${provider.issuer}/token`, {
+      grant_type: 'authorization_code',
+      code: code2,
+      code_verifier: verifier2,
+      client_id: 'reference-app',
+      redirect_uri: callback,
+    });
+    expect(((await replay.json()) as { error: string }).error).toBe('invalid_grant');
+    expect(verifier).not.toBe(verifier2);
+  });
+
+  it('answers CORS requests from the client origin at the token endpoint', async () => {
+    const { code, verifier } = await signIn(provider.issuer, { username: 'alice' });
+    const response = await postForm(
+      `${provider.issuer}/token`,
+      {
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        client_id: 'reference-app',
+        redirect_uri: callback,
+      },
+      'http://localhost:5173',
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+  });
+});
+
+describe('login page errors', () => {
+  it('refuses a wrong password with an alert and no redirect, then accepts the right one', async () => {
+    const browser = new Browser(provider.issuer);
+    const { verifier, challenge } = pkce();
+    const page = await browser.open(authorizationUrl(provider.issuer, { challenge }));
+    const failed = await submitLogin(browser, page, 'alice', 'not-alice');
+    expect(failed.response.status).toBe(401);
+    expect(failed.response.headers.get('location')).toBeNull();
+    expect(failed.redirectedTo).toBeUndefined();
+    expect(failed.body).toContain(
+      '<p id="login-error" role="alert">Wrong username or password</p>',
+    );
+    expect(failed.body).toMatch(/<input id="username"[^>]*value="alice"/);
+    expect(failed.body).toMatch(/<input id="password"[^>]*aria-invalid="true"/);
+
+    const unknown = await submitLogin(browser, failed, 'mallory', 'mallory');
+    expect(unknown.response.status).toBe(401);
+    expect(unknown.body).toContain('Wrong username or password');
+
+    const ok = await submitLogin(browser, unknown, 'alice', 'alice');
+    const code = ok.redirectedTo?.searchParams.get('code');
+    expect(code).toBeTruthy();
+    await exchangeCode(provider.issuer, { code: code!, verifier });
+  });
+
+  it('escapes what it echoes', async () => {
+    const browser = new Browser(provider.issuer);
+    const page = await browser.open(
+      authorizationUrl(provider.issuer, { challenge: pkce().challenge }),
+    );
+    const failed = await submitLogin(browser, page, '<script>alert(1)</script>"\'&', 'x');
+    expect(failed.body).not.toContain('<script>alert(1)</script>');
+    expect(failed.body).toContain('value="&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;"');
+    expect(failed.body).not.toMatch(/<script/);
+  });
+
+  it('fills in the username from login_hint, escaped', async () => {
+    const page = await new Browser(provider.issuer).open(
+      authorizationUrl(provider.issuer, {
+        challenge: pkce().challenge,
+        extra: { login_hint: 'bob"><script>alert(1)</script>' },
+      }),
+    );
+    expect(page.response.status).toBe(200);
+    expect(page.body).toMatch(
+      /<input id="username"[^>]*value="bob&quot;&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt;"/,
+    );
+    expect(page.body).not.toMatch(/<script/);
+  });
+
+  it('escapes the client name', async () => {
+    const page = await new Browser(provider.issuer).open(
+      authorizationUrl(provider.issuer, {
+        clientId: 'userinfo-app',
+        redirectUri: 'http://localhost:3000/cb',
+        challenge: pkce().challenge,
+      }),
+    );
+    expect(page.body).toContain('<strong>Userinfo &lt;App&gt;</strong>');
+  });
+
+  it('Cancel sends access_denied back to the client', async () => {
+    const browser = new Browser(provider.issuer);
+    const page = await browser.open(
+      authorizationUrl(provider.issuer, { challenge: pkce().challenge, state: 'cancel-state' }),
+    );
+    const cancelled = await pressCancel(browser, page);
+    const back = cancelled.redirectedTo;
+    expect(back?.href.startsWith(`${callback}?`)).toBe(true);
+    expect(back?.searchParams.get('error')).toBe('access_denied');
+    expect(back?.searchParams.get('error_description')).toBe('The user cancelled the sign-in.');
+    expect(back?.searchParams.get('state')).toBe('cancel-state');
+    expect(back?.searchParams.get('code')).toBeNull();
+  });
+
+  it('shows an error page for an interaction without its cookie', async () => {
+    const browser = new Browser(provider.issuer);
+    const page = await browser.open(
+      authorizationUrl(provider.issuer, { challenge: pkce().challenge }),
+    );
+    const stranger = await new Browser(provider.issuer).open(page.url);
+    expect(stranger.response.status).toBe(400);
+    expect(stranger.body).toContain('This sign-in has expired or was already completed.');
+  });
+});
+
+describe('bad authorization requests are never redirected', () => {
+  it.each([
+    [
+      'an unregistered redirect URI',
+      { redirectUri: 'http://localhost:5173/elsewhere' },
+      'redirect_uri',
+    ],
+    [
+      'a redirect URI differing by a trailing slash',
+      { redirectUri: `${callback}/` },
+      'redirect_uri',
+    ],
+    [
+      'a redirect URI with an extra query',
+      { redirectUri: `${callback}?next=/admin` },
+      'redirect_uri',
+    ],
+    ['an unknown client', { clientId: 'nobody' }, 'invalid_client'],
+  ])('shows the error page for %s', async (_label, params, expected) => {
+    const visit = await new Browser(provider.issuer).open(
+      authorizationUrl(provider.issuer, { challenge: pkce().challenge, ...params }),
+    );
+    expect(visit.redirectedTo).toBeUndefined();
+    expect(visit.response.status).toBe(400);
+    expect(visit.response.headers.get('location')).toBeNull();
+    expect(visit.response.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(visit.body).toContain('<h1>Sign-in error</h1>');
+    expect(visit.body).toContain(expected);
+  });
+});
+
+describe('refresh tokens', () => {
+  it('rotate on use; the used one is then refused and its reuse revokes the grant', async () => {
+    const { tokens } = await signInAndGetTokens('alice');
+    const first = tokens.refresh_token!;
+
+    const rotated = await refresh(provider.issuer, first);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.refresh_token).toEqual(expect.any(String));
+    expect(rotated.body.refresh_token).not.toBe(first);
+    const access = await jwtVerify(rotated.body.access_token, jwks, {
+      issuer: provider.issuer,
+      audience: api,
+    });
+    expect(access.payload).toMatchObject({ sub: 'alice', roles: ['user'] });
+    const id = await jwtVerify(rotated.body.id_token, jwks, {
+      issuer: provider.issuer,
+      audience: 'reference-app',
+    });
+    expect(id.payload.email).toBe('alice@example.com');
+
+    const reused = await refresh(provider.issuer, first);
+    expect(reused.status).toBe(400);
+    expect(reused.body.error).toBe('invalid_grant');
+
+    const afterReuse = await refresh(provider.issuer, rotated.body.refresh_token!);
+    expect(afterReuse.status).toBe(400);
+    expect(afterReuse.body.error).toBe('invalid_grant');
+  });
+
+  it('are refused for another client', async () => {
+    const { tokens } = await signInAndGetTokens('alice');
+    const other = await refresh(provider.issuer, tokens.refresh_token!, 'userinfo-app');
+    expect(other.status).toBe(400);
+    expect(other.body.error).toBe('invalid_grant');
+  });
+});
+
+describe('revocation', () => {
+  it('revokes a refresh token', async () => {
+    const { tokens } = await signInAndGetTokens('bob');
+    const response = await postForm(`${provider.issuer}/token/revocation`, {
+      token: tokens.refresh_token!,
+      token_type_hint: 'refresh_token',
+      client_id: 'reference-app',
+    });
+    expect(response.status).toBe(200);
+    const after = await refresh(provider.issuer, tokens.refresh_token!);
+    expect(after.status).toBe(400);
+    expect(after.body.error).toBe('invalid_grant');
+  });
+
+  it('revokes a userinfo access token', async () => {
+    const { code, verifier } = await signIn(provider.issuer, {
+      username: 'alice',
+      clientId: 'userinfo-app',
+      redirectUri: 'http://localhost:3000/cb',
+    });
+    const tokens = await exchangeCode(provider.issuer, {
+      code,
+      verifier,
+      clientId: 'userinfo-app',
+      redirectUri: 'http://localhost:3000/cb',
+    });
+    const userinfo = () =>
+      fetch(`${provider.issuer}/me`, {
+        headers: { authorization: `Bearer ${tokens.access_token}` },
+      });
+    expect((await userinfo()).status).toBe(200);
+    const response = await postForm(`${provider.issuer}/token/revocation`, {
+      token: tokens.access_token,
+      client_id: 'userinfo-app',
+    });
+    expect(response.status).toBe(200);
+    expect((await userinfo()).status).toBe(401);
+  });
+});
+
+describe('userinfo', () => {
+  it('returns the same claims as the ID token, for a client set up for userinfo tokens', async () => {
+    const { code, verifier } = await signIn(provider.issuer, {
+      username: 'bob',
+      clientId: 'userinfo-app',
+      redirectUri: 'http://localhost:3000/cb',
+    });
+    const tokens = await exchangeCode(provider.issuer, {
+      code,
+      verifier,
+      clientId: 'userinfo-app',
+      redirectUri: 'http://localhost:3000/cb',
+    });
+    const response = await fetch(`${provider.issuer}/me`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
+    expect(response.status).toBe(200);
+    const claims = (await response.json()) as JWTPayload;
+    const expected = {
+      sub: 'bob',
+      name: 'Bob Stone',
+      preferred_username: 'bob',
+      email: 'bob@example.com',
+      email_verified: true,
+      roles: ['user', 'admin'],
+    };
+    expect(claims).toEqual(expected);
+    const id = await jwtVerify(tokens.id_token, jwks, {
+      issuer: provider.issuer,
+      audience: 'userinfo-app',
+    });
+    expect(id.payload).toMatchObject(expected);
+  });
+
+  it('gives a userinfo client the API token when it asks for the resource', async () => {
+    const { code, verifier } = await signIn(provider.issuer, {
+      username: 'alice',
+      clientId: 'userinfo-app',
+      redirectUri: 'http://localhost:3000/cb',
+      extra: { resource: api },
+    });
+    const tokens = await exchangeCode(provider.issuer, {
+      code,
+      verifier,
+      clientId: 'userinfo-app',
+      redirectUri: 'http://localhost:3000/cb',
+    });
+    const access = await jwtVerify(tokens.access_token, jwks, {
+      issuer: provider.issuer,
+      audience: api,
+    });
+    expect(access.payload).toMatchObject({ sub: 'alice', client_id: 'userinfo-app' });
+  });
+
+  it('refuses an API access token (its audience is the API)', async () => {
+    const { tokens } = await signInAndGetTokens('alice');
+    const response = await fetch(`${provider.issuer}/me`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
+    expect(response.status).toBe(401);
+  });
+});
+
+describe('RP-initiated logout', () => {
+  it('signs out, lands on the post-logout redirect, and ends the session and its refresh tokens', async () => {
+    const { tokens, browser } = await signInAndGetTokens('alice');
+    const url = new URL(`${provider.issuer}/session/end`);
+    url.search = new URLSearchParams({
+      id_token_hint: tokens.id_token,
+      post_logout_redirect_uri: 'http://localhost:5173/signed-out',
+      state: 'bye',
+    }).toString();
+    const page = await browser.open(url);
+    expect(page.response.status).toBe(200);
+    const csp = page.response.headers.get('content-security-policy') ?? '';
+    const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(page.body).toContain(`<script nonce="${nonce}">`);
+    expect(page.body).toMatch(/<button [^>]*name="logout" value="yes"[^>]*>Sign out<\/button>/);
+
+    const action = attribute(page.body, /<form\b[^>]*id="op.logoutForm"[^>]*>/, 'action');
+    const xsrf = attribute(page.body, /<input\b[^>]*name="xsrf"[^>]*>/, 'value');
+    const done = await browser.submit(action, page.url, { xsrf, logout: 'yes' });
+    expect(done.redirectedTo?.origin + done.redirectedTo!.pathname).toBe(
+      'http://localhost:5173/signed-out',
+    );
+    expect(done.redirectedTo?.searchParams.get('state')).toBe('bye');
+
+    // Signed out: the next authorization shows the login page again.
+    const again = await browser.open(
+      authorizationUrl(provider.issuer, { challenge: pkce().challenge }),
+    );
+    expect(again.redirectedTo).toBeUndefined();
+    expect(again.body).toContain('<h1>Sign in</h1>');
+    const stale = await refresh(provider.issuer, tokens.refresh_token!);
+    expect(stale.body.error).toBe('invalid_grant');
+  });
+
+  it('shows a signed-out page when no post-logout redirect is given', async () => {
+    const { tokens, browser } = await signInAndGetTokens('bob');
+    const page = await browser.open(
+      `${provider.issuer}/session/end?client_id=reference-app&id_token_hint=${tokens.id_token}`,
+    );
+    const action = attribute(page.body, /<form\b[^>]*id="op.logoutForm"[^>]*>/, 'action');
+    const xsrf = attribute(page.body, /<input\b[^>]*name="xsrf"[^>]*>/, 'value');
+    const done = await browser.submit(action, page.url, { xsrf, logout: 'yes' });
+    expect(done.redirectedTo).toBeUndefined();
+    expect(done.response.status).toBe(200);
+    expect(done.body).toContain('<h1>Signed out</h1>');
+  });
+
+  it('asks before signing out when no client is named', async () => {
+    const { browser } = await signInAndGetTokens('alice');
+    const page = await browser.open(`${provider.issuer}/session/end`);
+    expect(page.response.status).toBe(200);
+    expect(page.response.headers.get('content-security-policy')).toContain("script-src 'none'");
+    expect(page.body).not.toContain('<script');
+    expect(page.body).toMatch(/>Sign out<\/button>/);
+  });
+
+  it('refuses an unregistered post-logout redirect URI without redirecting', async () => {
+    const { tokens, browser } = await signInAndGetTokens('alice');
+    const url = new URL(`${provider.issuer}/session/end`);
+    url.search = new URLSearchParams({
+      id_token_hint: tokens.id_token,
+      post_logout_redirect_uri: 'http://localhost:5173/elsewhere',
+    }).toString();
+    const page = await browser.open(url);
+    expect(page.response.status).toBe(400);
+    expect(page.redirectedTo).toBeUndefined();
+    expect(page.body).toContain('post_logout_redirect_uri');
+  });
+});

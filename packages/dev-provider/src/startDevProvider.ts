@@ -1,0 +1,239 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { DevProviderConfigError } from './DevProviderConfigError.js';
+import {
+  loadClientsFile,
+  parseClients,
+  referenceAppClient,
+  type DevClient,
+} from './loadClientsFile.js';
+import { loadSigningKeys } from './loadSigningKeys.js';
+import {
+  defaultUsersFile,
+  loadUsersFile,
+  parseUsers,
+  type DevUser,
+  type ResolvedDevUser,
+} from './loadUsersFile.js';
+import { PortInUseError } from './PortInUseError.js';
+
+/** Options of {@link startDevProvider}; every one has a default. */
+export interface DevProviderOptions {
+  /** Port to listen on; `0` picks a free one (read it from the result). Default `4000`. */
+  port?: number;
+  /** Address to listen on. Default `localhost`. */
+  host?: string;
+  /** Public origin of the provider, if not `http://localhost:<port>`. No path, no trailing slash. */
+  issuer?: string;
+  /** Users who can sign in; default: the seeded users file. Not with `usersFile`. */
+  users?: DevUser[];
+  /** JSON file with an array of users, replacing the seeded ones. Not with `users`. */
+  usersFile?: string;
+  /** Clients registered besides the built-in `reference-app`. Not with `clientsFile`. */
+  clients?: DevClient[];
+  /** JSON file with an array of extra clients. Not with `clients`. */
+  clientsFile?: string;
+  /** JWKS file with the signing keys; created with a new key if missing. Default: a key per start. */
+  keysFile?: string;
+  /** Access token lifetime in seconds. Default 300. */
+  accessTokenTtl?: number;
+  /** ID token lifetime in seconds. Default 300. */
+  idTokenTtl?: number;
+  /** Refresh token lifetime in seconds, not extended by rotation. Default 28800 (8 hours). */
+  refreshTokenTtl?: number;
+  /** Audience of the JWT access tokens for the reference API. Default `http://localhost:4001`. */
+  apiAudience?: string;
+  /** Print nothing but errors (no ready line, no sign-in log). Default `false`. */
+  quiet?: boolean;
+}
+
+/** A running dev provider. */
+export interface DevProvider {
+  /** The issuer, exactly as discovery returns it, e.g. `http://localhost:4000`. */
+  issuer: string;
+  /** The port it listens on (useful with `port: 0`). */
+  port: number;
+  /** Audience of the API access tokens. */
+  apiAudience: string;
+  /** The users who can sign in, defaults filled in. */
+  users: readonly ResolvedDevUser[];
+  /** All registered clients, `reference-app` first. */
+  clients: readonly DevClient[];
+  /** Stops the server and drops every session and token it holds. */
+  stop(): Promise<void>;
+}
+
+/** Default values of the {@link DevProviderOptions}. */
+export const devProviderDefaults = {
+  port: 4000,
+  host: 'localhost',
+  accessTokenTtl: 300,
+  idTokenTtl: 300,
+  refreshTokenTtl: 8 * 60 * 60,
+  apiAudience: 'http://localhost:4001',
+} as const;
+
+/**
+ * Starts a local OpenID Provider (oidc-provider) with the seeded or given users and clients.
+ * Rejects with a `DevProviderConfigError` for bad options or files, or a `PortInUseError`.
+ */
+export async function startDevProvider(options: DevProviderOptions = {}): Promise<DevProvider> {
+  const settings = await resolveOptions(options);
+  const log = options.quiet ? () => {} : (line: string) => console.log(line);
+
+  const server = createServer();
+  const port = await listen(server, settings.port, settings.host);
+  const issuer = settings.issuer ?? `http://localhost:${port}`;
+
+  // Requests that arrive while oidc-provider loads wait for it instead of hanging unanswered.
+  const handler = Promise.all([import('./createProviderHandler.js'), settings.keys]).then(
+    ([{ createProviderHandler }, keys]) =>
+      createProviderHandler(issuer, { ...settings, keys }, log),
+  );
+  server.on('request', (req, res) => {
+    handler.then(
+      (handle) => handle(req, res),
+      () => res.destroy(),
+    );
+  });
+  try {
+    await handler;
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+
+  let stopping: Promise<void> | undefined;
+  const devProvider: DevProvider = {
+    issuer,
+    port,
+    apiAudience: settings.apiAudience,
+    users: settings.users,
+    clients: settings.clients,
+    stop() {
+      stopping ??= new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      });
+      return stopping;
+    },
+  };
+  log(readyLine(devProvider));
+  return devProvider;
+}
+
+/** The line printed when the provider is ready, e.g. `… ready at http://localhost:4000 (users: …)`. */
+export function readyLine({ issuer, users, clients }: DevProvider): string {
+  const usernames = users.map((user) => user.username).join(', ');
+  const clientIds = clients.map((client) => client.client_id).join(', ');
+  return `oidc-kit dev provider ready at ${issuer} (users: ${usernames}; clients: ${clientIds})`;
+}
+
+async function resolveOptions(options: DevProviderOptions) {
+  const option = (name: string) => ({ kind: 'option', source: name });
+  const fail = (name: string, problem: string): never => {
+    throw new DevProviderConfigError(option(name), problem);
+  };
+
+  const port = options.port ?? devProviderDefaults.port;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    fail('port', `must be an integer from 0 to 65535 (got ${String(port)}).`);
+  }
+  const ttl = (name: keyof typeof devProviderDefaults & `${string}Ttl`) => {
+    const value = options[name] ?? devProviderDefaults[name];
+    if (!Number.isSafeInteger(value) || value <= 0) {
+      fail(name, `must be a whole number of seconds greater than 0 (got ${String(value)}).`);
+    }
+    return value;
+  };
+  const issuer = options.issuer === undefined ? undefined : originOption('issuer', options.issuer);
+  const apiAudience = urlOption(
+    'apiAudience',
+    options.apiAudience ?? devProviderDefaults.apiAudience,
+  );
+  const accessTokenTtl = ttl('accessTokenTtl');
+  const idTokenTtl = ttl('idTokenTtl');
+  const refreshTokenTtl = ttl('refreshTokenTtl');
+
+  if (options.users !== undefined && options.usersFile !== undefined) {
+    fail('users', 'give either users or usersFile, not both.');
+  }
+  if (options.clients !== undefined && options.clientsFile !== undefined) {
+    fail('clients', 'give either clients or clientsFile, not both.');
+  }
+  const usersFile = options.usersFile ?? defaultUsersFile;
+  const users =
+    options.users === undefined
+      ? await loadUsersFile(usersFile)
+      : parseUsers(options.users, option('users'));
+  const extraClients =
+    options.clientsFile !== undefined
+      ? await loadClientsFile(options.clientsFile)
+      : options.clients === undefined
+        ? []
+        : parseClients(options.clients, option('clients'));
+  const seeded = options.users === undefined && resolve(usersFile) === defaultUsersFile;
+
+  return {
+    port,
+    host: options.host ?? devProviderDefaults.host,
+    issuer,
+    users,
+    clients: [referenceAppClient, ...extraClients],
+    // A keys file is read (and its errors reported) before listening; a generated key is not
+    // awaited here, so that generating it (off the main thread) overlaps loading oidc-provider.
+    keys:
+      options.keysFile === undefined
+        ? loadSigningKeys()
+        : Promise.resolve(await loadSigningKeys(options.keysFile)),
+    accessTokenTtl,
+    idTokenTtl,
+    refreshTokenTtl,
+    apiAudience,
+    hint: seeded
+      ? `Dev accounts: ${users.map((user) => `${user.username} / ${user.password}`).join(', ')}`
+      : undefined,
+  };
+
+  function urlOption(name: string, value: string): string {
+    try {
+      new URL(value);
+    } catch {
+      fail(
+        name,
+        `must be an absolute URL, e.g. http://localhost:4001 (got ${JSON.stringify(value)}).`,
+      );
+    }
+    return value;
+  }
+
+  function originOption(name: string, value: string): string {
+    if (new URL(urlOption(name, value)).origin !== value) {
+      fail(
+        name,
+        `must be an origin with no path or trailing slash, e.g. http://localhost:4000 (got ${JSON.stringify(value)}).`,
+      );
+    }
+    return value;
+  }
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((done, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new PortInUseError(port)
+          : new Error(
+              `oidc-kit-dev-provider: cannot listen on ${host}:${port} (${error.code ?? error.message}).`,
+            ),
+      );
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      done((server.address() as AddressInfo).port);
+    });
+  });
+}
