@@ -1,0 +1,60 @@
+import { Suspense } from 'react';
+import { NavLink, Outlet } from 'react-router';
+import {
+  Authorized,
+  SignInButton,
+  SignOutButton,
+  SignedIn,
+  SignedOut,
+  useAuth,
+  useUser,
+} from '@oidc-kit/react';
+import { SignInProblem } from './SignInProblem';
+
+/** Every page: the header with the user and the links they may open, then the page. */
+export function Layout() {
+  const user = useUser();
+  const { status } = useAuth();
+  return (
+    <div className="app">
+      <header className="header">
+        <NavLink to="/" className="brand">
+          <span aria-hidden="true" className="brand-mark" />
+          Acme Orders
+        </NavLink>
+        <nav aria-label="Main" className="nav">
+          <NavLink to="/">Home</NavLink>
+          <SignedIn>
+            <NavLink to="/dashboard">Dashboard</NavLink>
+            <NavLink to="/profile">Profile</NavLink>
+            <Authorized roles={['admin']}>
+              <NavLink to="/admin">Admin</NavLink>
+            </Authorized>
+          </SignedIn>
+        </nav>
+        <div className="session" aria-live="polite">
+          {status === 'loading' && <span className="muted">Checking session…</span>}
+          <SignedIn>
+            <span className="user-name" data-testid="user-name">
+              {user?.name as string}
+            </span>
+            <SignOutButton className="button secondary" />
+          </SignedIn>
+          <SignedOut>
+            <SignInButton className="button" />
+          </SignedOut>
+        </div>
+      </header>
+      <SignInProblem />
+      <main className="main">
+        <Suspense fallback={<p role="status">Loading…</p>}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <footer className="footer">
+        oidc-kit reference app · signed in through OpenID Connect with{' '}
+        <a href="https://github.com/oidc-kit/oidc-kit">@oidc-kit/react</a>
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider, createBrowserRouter } from 'react-router';
+import { AuthProvider } from '@oidc-kit/react';
+import { auth } from './auth';
+import { routes } from './routes';
+import './styles.css';
+
+const router = createBrowserRouter(routes);
+
+createRoot(document.getElementById('root') as HTMLElement).render(
+  <StrictMode>
+    <AuthProvider client={auth} navigate={(path) => void router.navigate(path, { replace: true })}>
+      <RouterProvider router={router} />
+    </AuthProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,5 @@
+import { cleanup, configure } from '@testing-library/react';
+import { afterEach } from 'vitest';
+
+configure({ reactStrictMode: true });
+afterEach(() => cleanup());
