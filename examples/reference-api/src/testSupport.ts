@@ -84,7 +84,7 @@ export function unsignedToken(claims: Record<string, unknown> = {}): string {
   return `${base64url({ alg: 'none', typ: 'at+jwt' })}.${base64url(payload)}.`;
 }
 
-/** A port that was free a moment ago and is now closed: connecting to it is refused. */
+/** A port that was free a moment ago: nothing listens on it, so a connection is refused. */
 export async function closedPort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
