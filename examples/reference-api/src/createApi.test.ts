@@ -26,10 +26,18 @@ vi.mock('./handlers', async (importOriginal) => {
 });
 
 let key: TestKey;
+/** Same kid as `key`, another key pair: what a forger without the provider's key can sign with. */
+let impostor: TestKey;
+/** A key the provider does not publish. */
+let stranger: TestKey;
 let logger: ReturnType<typeof recordingLogger>;
 
 beforeAll(async () => {
-  key = await createTestKey('RS256');
+  [key, impostor, stranger] = await Promise.all([
+    createTestKey('RS256'),
+    createTestKey('RS256', 'key-RS256'),
+    createTestKey('ES256', 'other'),
+  ]);
 });
 
 beforeEach(() => {
@@ -111,12 +119,12 @@ describe('a request without a usable token', () => {
     ],
     [
       'a token signed by another key with the same kid',
-      async () => ({ headers: bearer(await signToken(await createTestKey('RS256', key.kid))) }),
+      async () => ({ headers: bearer(await signToken(impostor)) }),
       'The access token signature could not be verified.',
     ],
     [
       'a token signed by an unknown key',
-      async () => ({ headers: bearer(await signToken(await createTestKey('ES256', 'other'))) }),
+      async () => ({ headers: bearer(await signToken(stranger)) }),
       'The access token signature could not be verified.',
     ],
     [
