@@ -44,9 +44,14 @@ export class PortInUseError extends Error {
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const env = loadConfig();
-  const { hostname = 'localhost', port = env.port, portVariable = env.portVariable } = options;
+  const {
+    hostname = 'localhost',
+    port = env.port,
+    portVariable = env.portVariable,
+    ...apiOptions
+  } = options;
   const app = createApi({
-    ...options,
+    ...apiOptions,
     issuer: options.issuer ?? env.issuer,
     audience: options.audience ?? env.audience,
     appOrigin: options.appOrigin ?? env.appOrigin,
