@@ -1,0 +1,37 @@
+import type { Context } from 'hono';
+
+/** The JSON body of every error this API answers with. */
+export interface ErrorBody {
+  readonly error: string;
+  readonly error_description: string;
+}
+
+// Every description here is a fixed sentence written in this package: it goes into a quoted
+// header value, so it must never carry a quote, a backslash or anything from the request.
+function challenge(error: string, description: string): string {
+  return `Bearer error="${error}", error_description="${description}"`;
+}
+
+/**
+ * 401 with `WWW-Authenticate: Bearer error="invalid_token"` (RFC 6750 §3.1): no usable token.
+ * Sent for a missing token too (where RFC 6750 allows a bare `Bearer`), so clients see one shape.
+ */
+export function invalidToken(c: Context, description: string): Response {
+  const body: ErrorBody = { error: 'invalid_token', error_description: description };
+  return c.json(body, 401, { 'WWW-Authenticate': challenge('invalid_token', description) });
+}
+
+/** 403 with `WWW-Authenticate: Bearer error="insufficient_scope"`: a good token, not enough rights. */
+export function insufficientScope(c: Context, description: string): Response {
+  const body: ErrorBody = { error: 'insufficient_scope', error_description: description };
+  return c.json(body, 403, { 'WWW-Authenticate': challenge('insufficient_scope', description) });
+}
+
+/** 503: the provider's keys could not be fetched, so the token could be neither trusted nor refused. */
+export function providerUnavailable(c: Context): Response {
+  const body: ErrorBody = {
+    error: 'provider_unavailable',
+    error_description: 'The identity provider could not be reached to verify the token. Try again.',
+  };
+  return c.json(body, 503, { 'Retry-After': '5' });
+}

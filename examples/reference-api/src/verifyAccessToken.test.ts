@@ -1,0 +1,160 @@
+import { errors, SignJWT } from 'jose';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  audience,
+  createTestKey,
+  issuer,
+  localKeys,
+  signToken,
+  unsignedToken,
+} from './testSupport';
+import type { TestKey } from './testSupport';
+import {
+  accessTokenAlgorithms,
+  InvalidAccessTokenError,
+  verifyAccessToken,
+} from './verifyAccessToken';
+
+let rsa: TestKey;
+const now = () => Math.floor(Date.now() / 1000);
+
+beforeAll(async () => {
+  rsa = await createTestKey('RS256');
+});
+
+function verify(token: string, keys = localKeys(rsa)) {
+  return verifyAccessToken(token, { issuer, audience, keys });
+}
+
+describe('verifyAccessToken', () => {
+  it('returns sub, name, roles and scope, and the claims', async () => {
+    const token = await signToken(rsa, {
+      claims: { name: 'Ada Admin', roles: ['admin', 'user'], scope: 'openid profile' },
+    });
+    const verified = await verify(token);
+    expect(verified).toMatchObject({
+      sub: 'user-1',
+      name: 'Ada Admin',
+      roles: ['admin', 'user'],
+      scope: 'openid profile',
+    });
+    expect(verified.claims).toMatchObject({ iss: issuer, aud: audience, sub: 'user-1' });
+  });
+
+  it('fills name with null, roles with [] and scope with "" when the token has none', async () => {
+    const token = await signToken(rsa, { claims: { scope: undefined } });
+    expect(await verify(token)).toMatchObject({ name: null, roles: [], scope: '' });
+  });
+
+  it('keeps only string roles, and ignores a roles claim that is not an array', async () => {
+    const mixed = await signToken(rsa, { claims: { roles: ['admin', 7, null, 'user'] } });
+    expect((await verify(mixed)).roles).toEqual(['admin', 'user']);
+    const single = await signToken(rsa, { claims: { roles: 'admin' } });
+    expect((await verify(single)).roles).toEqual([]);
+  });
+
+  it('accepts an audience array that includes this API', async () => {
+    const token = await signToken(rsa, { claims: { aud: ['other-api', audience] } });
+    expect((await verify(token)).sub).toBe('user-1');
+  });
+
+  it.each(['RS256', 'PS256', 'ES256', 'EdDSA'])('accepts %s', async (alg) => {
+    const key = await createTestKey(alg);
+    expect((await verify(await signToken(key), localKeys(key))).sub).toBe('user-1');
+  });
+
+  it('allows exactly the asymmetric algorithms RS256, PS256, ES256 and EdDSA', () => {
+    expect(accessTokenAlgorithms).toEqual(['RS256', 'PS256', 'ES256', 'EdDSA']);
+  });
+
+  it.each(['at+jwt', 'application/at+jwt', 'JWT', 'jwt'])('accepts typ %s', async (typ) => {
+    const token = await signToken(rsa, { header: { typ } });
+    expect((await verify(token)).sub).toBe('user-1');
+  });
+
+  it.each([
+    ['an ID-token-like typ', 'id_token+jwt'],
+    ['a DPoP proof typ', 'dpop+jwt'],
+    ['a logout token typ', 'logout+jwt'],
+    ['no typ', undefined],
+  ])('refuses %s', async (_, typ) => {
+    const token = await signToken(rsa, { header: { typ } });
+    await expect(verify(token)).rejects.toThrow(InvalidAccessTokenError);
+  });
+
+  it('tolerates 5 seconds of clock difference on exp, and no more', async () => {
+    const justExpired = await signToken(rsa, { claims: { exp: now() - 2 } });
+    expect((await verify(justExpired)).sub).toBe('user-1');
+    const expired = await signToken(rsa, { claims: { exp: now() - 10 } });
+    await expect(verify(expired)).rejects.toThrow(errors.JWTExpired);
+  });
+
+  it('refuses a token that is not valid yet (nbf)', async () => {
+    const token = await signToken(rsa, { claims: { nbf: now() + 60 } });
+    await expect(verify(token)).rejects.toThrow(errors.JWTClaimValidationFailed);
+  });
+
+  it.each(['exp', 'sub', 'iss', 'aud'])('refuses a token without %s', async (claim) => {
+    const token = await signToken(rsa, { claims: { [claim]: undefined } });
+    await expect(verify(token)).rejects.toThrow(errors.JWTClaimValidationFailed);
+  });
+
+  it('refuses an empty sub', async () => {
+    const token = await signToken(rsa, { claims: { sub: '' } });
+    await expect(verify(token)).rejects.toThrow(InvalidAccessTokenError);
+  });
+
+  it('refuses another issuer, even one differing only by a trailing slash', async () => {
+    for (const iss of ['http://evil.example', `${issuer}/`]) {
+      const token = await signToken(rsa, { claims: { iss } });
+      await expect(verify(token)).rejects.toMatchObject({ claim: 'iss' });
+    }
+  });
+
+  it('refuses a token for another audience (an ID token for the app, say)', async () => {
+    const token = await signToken(rsa, { claims: { aud: 'reference-app' } });
+    await expect(verify(token)).rejects.toMatchObject({ claim: 'aud' });
+  });
+
+  it('refuses alg none without asking for a key', async () => {
+    const keys = vi.fn(localKeys(rsa));
+    await expect(verify(unsignedToken(), keys)).rejects.toThrow(errors.JOSEAlgNotAllowed);
+    expect(keys).not.toHaveBeenCalled();
+  });
+
+  it('refuses HS256 even when signed with the right secret, without asking for a key', async () => {
+    const secret = new TextEncoder().encode('a-shared-secret-of-at-least-32-bytes!');
+    const token = await new SignJWT({ sub: 'user-1' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
+      .setIssuer(issuer)
+      .setAudience(audience)
+      .setExpirationTime('5m')
+      .sign(secret);
+    const keys = vi.fn(async () => secret);
+    await expect(verify(token, keys)).rejects.toThrow(errors.JOSEAlgNotAllowed);
+    expect(keys).not.toHaveBeenCalled();
+  });
+
+  it('refuses a token signed by a key the provider does not publish', async () => {
+    const impostor = await createTestKey('RS256', rsa.kid);
+    await expect(verify(await signToken(impostor))).rejects.toThrow(
+      errors.JWSSignatureVerificationFailed,
+    );
+    const unknownKid = await createTestKey('RS256', 'unknown');
+    await expect(verify(await signToken(unknownKid))).rejects.toThrow(errors.JWKSNoMatchingKey);
+  });
+
+  it('refuses a token whose payload was changed after signing', async () => {
+    const [header, , signature] = (await signToken(rsa)).split('.');
+    const payload = Buffer.from(
+      JSON.stringify({ iss: issuer, aud: audience, sub: 'admin', exp: now() + 300 }),
+    ).toString('base64url');
+    await expect(verify(`${header}.${payload}.${signature}`)).rejects.toThrow(
+      errors.JWSSignatureVerificationFailed,
+    );
+  });
+
+  it.each(['abc', 'a.b', 'a.b.c', '..'])('refuses the malformed token %j', async (token) => {
+    await expect(verify(token)).rejects.toThrow(errors.JOSEError);
+  });
+});
