@@ -39,5 +39,7 @@ export const authConfig: AuthConfig = {
   scope: env.VITE_OIDC_SCOPE ?? 'openid profile email',
   apiOrigins: [new URL(apiUrl).origin],
   roles: roleReader(env.VITE_OIDC_ROLES),
-  ...(env.VITE_OIDC_EXTRA_PARAMS ? { extraQueryParams: JSON.parse(env.VITE_OIDC_EXTRA_PARAMS) } : {}),
+  ...(env.VITE_OIDC_EXTRA_PARAMS
+    ? { extraQueryParams: JSON.parse(env.VITE_OIDC_EXTRA_PARAMS) }
+    : {}),
 };

@@ -16,6 +16,12 @@ export const routes: RouteObject[] = [
   {
     element: <Layout />,
     errorElement: <RouteErrorPage />,
+    // Shown while a loader runs on the first page load (e.g. /admin waiting for the session).
+    HydrateFallback: () => (
+      <p role="status" className="main">
+        Loading…
+      </p>
+    ),
     children: [
       { index: true, element: <HomePage /> },
       { path: 'callback', element: <AuthCallback /> },

@@ -12,7 +12,11 @@ export type ApiResult<T> =
  * Calls `GET {VITE_API_URL}{path}` with the user's access token (renewed once on a 401) and
  * re-calls it on `reload()`. Aborts the call when the component unmounts.
  */
-export function useApi<T>(path: string): { result: ApiResult<T>; calls: number; reload: () => void } {
+export function useApi<T>(path: string): {
+  result: ApiResult<T>;
+  calls: number;
+  reload: () => void;
+} {
   const authFetch = useAuthFetch();
   const [result, setResult] = useState<ApiResult<T>>({ state: 'loading' });
   const [calls, setCalls] = useState(0);
@@ -25,12 +29,20 @@ export function useApi<T>(path: string): { result: ApiResult<T>; calls: number; 
         if (response.ok) setResult({ state: 'done', data: body as T, status: response.status });
         else {
           const message = (body as { error_description?: string } | null)?.error_description;
-          setResult({ state: 'failed', status: response.status, message: message ?? response.statusText });
+          setResult({
+            state: 'failed',
+            status: response.status,
+            message: message ?? response.statusText,
+          });
         }
       })
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;
-        setResult({ state: 'failed', status: null, message: `The API could not be reached (${String(error)}).` });
+        setResult({
+          state: 'failed',
+          status: null,
+          message: `The API could not be reached (${String(error)}).`,
+        });
       });
     return () => controller.abort();
   }, [authFetch, path, calls]);

@@ -85,7 +85,11 @@ export function createProviderConfiguration(settings: ProviderSettings): Configu
 
     async extraTokenClaims(_ctx, token) {
       const user = token.kind === 'AccessToken' ? userBySub.get(token.accountId) : undefined;
-      return user === undefined ? undefined : { roles: user.roles };
+      if (user === undefined) return undefined;
+      // The API greets the user by name without a userinfo call.
+      return user.name === undefined
+        ? { roles: user.roles }
+        : { roles: user.roles, name: user.name };
     },
 
     // Every client here is first-party: grant whatever it asks for, so there is no consent screen.

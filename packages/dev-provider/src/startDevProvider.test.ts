@@ -148,6 +148,7 @@ describe('authorization code flow with PKCE through the login page', () => {
     });
     expect(access.payload).toMatchObject({
       sub: 'alice',
+      name: 'Alice Liddell',
       client_id: 'reference-app',
       roles: ['user'],
       scope: 'openid profile email',

@@ -15,7 +15,9 @@ export function DashboardPage() {
   return (
     <>
       <h1>Dashboard</h1>
-      <p className="lead">Hello {user?.name as string}. The API read this from your access token:</p>
+      <p className="lead">
+        Hello {user?.name as string}. The API read this from your access token:
+      </p>
       <section className="card" aria-labelledby="api-answer">
         <div className="card-header">
           <h2 id="api-answer">GET /me</h2>
@@ -23,7 +25,12 @@ export function DashboardPage() {
             Call the API again
           </button>
         </div>
-        <div aria-live="polite" data-testid="api-result" data-state={result.state} data-calls={calls}>
+        <div
+          aria-live="polite"
+          data-testid="api-result"
+          data-state={result.state}
+          data-calls={calls}
+        >
           {result.state === 'loading' && <p role="status">Calling the API…</p>}
           {result.state === 'failed' && (
             <p role="alert" className="problem-text">

@@ -9,8 +9,8 @@ export function HomePage() {
       <section className="hero">
         <h1>Orders, invoices and customers in one place</h1>
         <p className="lead">
-          The oidc-kit reference app: sign in with your organisation&apos;s identity provider,
-          call an API with your access token, and see what your roles let you open.
+          The oidc-kit reference app: sign in with your organisation&apos;s identity provider, call
+          an API with your access token, and see what your roles let you open.
         </p>
         <SignedOut>
           <SignInButton className="button large" returnTo="/dashboard">
@@ -27,15 +27,22 @@ export function HomePage() {
       <section className="grid" aria-label="What this starter shows">
         <article className="card">
           <h2>Sign-in that cannot loop</h2>
-          <p>Authorization code with PKCE, checked ID tokens, and a guard that never redirects twice.</p>
+          <p>
+            Authorization code with PKCE, checked ID tokens, and a guard that never redirects twice.
+          </p>
         </article>
         <article className="card">
           <h2>An API that trusts the token</h2>
-          <p>The dashboard calls the reference API, which verifies the access token with the provider&apos;s keys.</p>
+          <p>
+            The dashboard calls the reference API, which verifies the access token with the
+            provider&apos;s keys.
+          </p>
         </article>
         <article className="card">
           <h2>Roles</h2>
-          <p>The admin page is for the <code>admin</code> role; everyone else sees a clear 403.</p>
+          <p>
+            The admin page is for the <code>admin</code> role; everyone else sees a clear 403.
+          </p>
         </article>
       </section>
     </>

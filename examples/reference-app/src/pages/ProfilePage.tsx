@@ -3,7 +3,8 @@ import { useAuth, useSessionExpiry, useUser } from '@oidc-kit/react';
 
 function formatClaim(value: unknown): string {
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' && value > 1_000_000_000) return new Date(value * 1000).toLocaleString();
+  if (typeof value === 'number' && value > 1_000_000_000)
+    return new Date(value * 1000).toLocaleString();
   return JSON.stringify(value);
 }
 
@@ -19,7 +20,9 @@ export function ProfilePage() {
     setRenewing(true);
     setRenewError(null);
     renew()
-      .catch((error: unknown) => setRenewError(error instanceof Error ? error.message : String(error)))
+      .catch((error: unknown) =>
+        setRenewError(error instanceof Error ? error.message : String(error)),
+      )
       .finally(() => setRenewing(false));
   };
 
@@ -29,7 +32,13 @@ export function ProfilePage() {
       <section className="card" aria-labelledby="token">
         <div className="card-header">
           <h2 id="token">Access token</h2>
-          <button type="button" className="button secondary" onClick={renewNow} disabled={renewing} aria-busy={renewing || undefined}>
+          <button
+            type="button"
+            className="button secondary"
+            onClick={renewNow}
+            disabled={renewing}
+            aria-busy={renewing || undefined}
+          >
             Renew now
           </button>
         </div>
@@ -41,7 +50,11 @@ export function ProfilePage() {
           seconds{expiresAt ? ` (at ${expiresAt.toLocaleTimeString()})` : ''}. It is renewed
           automatically before it expires.
         </p>
-        {renewError && <p role="alert" className="problem-text">{renewError}</p>}
+        {renewError && (
+          <p role="alert" className="problem-text">
+            {renewError}
+          </p>
+        )}
       </section>
       <section className="card" aria-labelledby="claims">
         <h2 id="claims">Your claims</h2>

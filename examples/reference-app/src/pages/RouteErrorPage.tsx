@@ -26,7 +26,13 @@ export function RouteErrorPage() {
   return (
     <section className="card narrow" role="alert" aria-labelledby="unexpected">
       <h1 id="unexpected">Something went wrong</h1>
-      <p>{isAuthError(error) ? describeSignInError(error) : error instanceof Error ? error.message : 'Please try again.'}</p>
+      <p>
+        {isAuthError(error)
+          ? describeSignInError(error)
+          : error instanceof Error
+            ? error.message
+            : 'Please try again.'}
+      </p>
     </section>
   );
 }

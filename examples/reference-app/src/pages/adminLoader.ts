@@ -13,6 +13,10 @@ const requireAdmin = requireAuth(auth, { roles: ['admin'] });
 export async function adminLoader(args: LoaderFunctionArgs): Promise<AdminStats> {
   await requireAdmin(args);
   const response = await auth.fetch(`${apiUrl}/admin/stats`, { signal: args.request.signal });
-  if (!response.ok) throw data({ code: 'api_error', message: `The API answered ${response.status}.` }, { status: response.status });
+  if (!response.ok)
+    throw data(
+      { code: 'api_error', message: `The API answered ${response.status}.` },
+      { status: response.status },
+    );
   return (await response.json()) as AdminStats;
 }

@@ -1,0 +1,70 @@
+import { expect, test } from '@playwright/test';
+import { e2e } from './stack';
+import { headerSignIn, logIn, snap, watchProvider } from './support';
+
+test('6. a wrong password stays on the login page with the error', async ({ page }) => {
+  await page.goto('/');
+  await headerSignIn(page).click();
+  await logIn(page, 'alice', 'not-her-password');
+  await expect(page.getByText('Wrong username or password')).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`^${e2e.provider}/`));
+  await snap(page, 'provider-wrong-password');
+});
+
+test('6. Cancel comes back with "sign-in cancelled", a working Try again, and no loop', async ({
+  page,
+}) => {
+  const provider = watchProvider(page);
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(new RegExp(`^${e2e.provider}/`));
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL(`${e2e.app}/dashboard`);
+  await expect(page.getByRole('alert')).toContainText('Sign-in was cancelled.');
+  await snap(page, 'sign-in-cancelled');
+  await page.waitForTimeout(1500);
+  expect(provider.authorizations()).toBe(1);
+  await expect(page).toHaveURL(`${e2e.app}/dashboard`);
+
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await logIn(page, 'alice');
+  await expect(page).toHaveURL(`${e2e.app}/dashboard`);
+  await expect(page.getByTestId('api-sub')).toHaveText('alice');
+  expect(provider.authorizations()).toBe(2);
+});
+
+test('9. replaying an old callback URL ends on a clean page with no error loop', async ({
+  page,
+  browser,
+}) => {
+  const callbacks: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().startsWith(`${e2e.app}/callback?`)) callbacks.push(request.url());
+  });
+  await page.goto('/');
+  await headerSignIn(page).click();
+  await logIn(page, 'alice');
+  await expect(page.getByTestId('user-name')).toHaveText('Alice Liddell');
+  const old = callbacks[0] as string;
+  expect(old).toContain('code=');
+
+  // In the same tab (reload / back button): still signed in, the address clean.
+  const provider = watchProvider(page);
+  await page.goto(old);
+  await expect(page.getByTestId('user-name')).toHaveText('Alice Liddell');
+  await expect(page).not.toHaveURL(/code=|state=/);
+  await page.waitForTimeout(1000);
+  expect(provider.authorizations()).toBe(0);
+  expect(provider.codeExchanges()).toBe(0);
+
+  // In a browser with no session: signed out, the address clean, and no redirect.
+  const fresh = await browser.newPage();
+  const freshProvider = watchProvider(fresh);
+  await fresh.goto(old);
+  await expect(fresh.getByRole('banner').getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(fresh).not.toHaveURL(/code=|state=/);
+  await fresh.waitForTimeout(1000);
+  expect(freshProvider.authorizations()).toBe(0);
+  expect(freshProvider.codeExchanges()).toBe(0);
+  await snap(fresh, 'replayed-callback');
+  await fresh.close();
+});

@@ -1,0 +1,76 @@
+import { expect, test } from '@playwright/test';
+import { e2e } from './stack';
+import { headerSignIn, logIn, signInFromHeader, snap, watchProvider, navLink } from './support';
+
+test('3. sign out → provider logout → /signed-out; the back button does not bring the session back', async ({
+  page,
+}) => {
+  await signInFromHeader(page, 'alice', 'Alice Liddell');
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('api-sub')).toHaveText('alice');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(`${e2e.app}/signed-out`);
+  await expect(page.getByRole('heading', { name: 'You are signed out' })).toBeVisible();
+  await expect(headerSignIn(page)).toBeVisible();
+  await snap(page, 'signed-out');
+
+  for (let step = 0; step < 3 && !page.url().startsWith(`${e2e.app}/dashboard`); step += 1) {
+    await page.goBack();
+  }
+  await page.waitForLoadState();
+  if (page.url().startsWith(e2e.app)) {
+    await expect(page.getByTestId('user-name')).toHaveCount(0);
+    await expect(page.getByText('alice', { exact: true })).toHaveCount(0);
+  }
+});
+
+test('7. with 10-second access tokens, 60 seconds of API calls: no failure, no sign-out, renewals seen', async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  const provider = watchProvider(page);
+  await signInFromHeader(page, 'alice', 'Alice Liddell');
+  await navLink(page, 'Dashboard').click();
+  await expect(page.getByTestId('api-sub')).toHaveText('alice');
+  const started = Date.now();
+  let calls = 1;
+  while (Date.now() - started < 60_000) {
+    await page.waitForTimeout(2000);
+    await page.getByRole('button', { name: 'Call the API again' }).click();
+    calls += 1;
+    await expect(page.getByTestId('api-calls')).toHaveText(String(calls));
+    await expect(page.getByTestId('api-result')).toHaveAttribute('data-state', 'done');
+    await expect(page.getByTestId('user-name')).toHaveText('Alice Liddell');
+  }
+  expect(calls).toBeGreaterThanOrEqual(25);
+  // 10-second tokens renewed ~5 s before expiry: about a dozen renewals in a minute.
+  expect(provider.refreshes()).toBeGreaterThanOrEqual(6);
+  expect(provider.authorizations()).toBe(1);
+  console.log(
+    `${calls} API calls, ${provider.refreshes()} renewals in ${Math.round((Date.now() - started) / 1000)} s`,
+  );
+});
+
+test('8. tabs share the session: open, sign out and sign in reach the other tab', async ({
+  page,
+  context,
+}) => {
+  await signInFromHeader(page, 'alice', 'Alice Liddell');
+
+  const second = await context.newPage();
+  const secondProvider = watchProvider(second);
+  await second.goto('/');
+  await expect(second.getByTestId('user-name')).toHaveText('Alice Liddell', { timeout: 2000 });
+  expect(secondProvider.requests).toEqual([]);
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(second.getByTestId('user-name')).toHaveCount(0, { timeout: 2000 });
+  await expect(headerSignIn(second)).toBeVisible({ timeout: 2000 });
+  await snap(second, 'second-tab-signed-out');
+
+  await expect(page).toHaveURL(`${e2e.app}/signed-out`);
+  await headerSignIn(page).click();
+  await logIn(page, 'bob');
+  await expect(page.getByTestId('user-name')).toHaveText('Bob Stone');
+  await expect(second.getByTestId('user-name')).toHaveText('Bob Stone', { timeout: 2000 });
+});

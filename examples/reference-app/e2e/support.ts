@@ -1,0 +1,73 @@
+import { mkdirSync } from 'node:fs';
+import { expect } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
+import { e2e } from './stack';
+
+/** Records the requests a page sends to the provider. */
+export function watchProvider(page: Page) {
+  const requests: Request[] = [];
+  page.on('request', (request) => {
+    if (request.url().startsWith(e2e.provider)) requests.push(request);
+  });
+  const path = (request: Request) => new URL(request.url()).pathname;
+  return {
+    requests,
+    clear: () => requests.splice(0),
+    authorizations: () => requests.filter((request) => path(request) === '/auth').length,
+    codeExchanges: () =>
+      requests.filter(
+        (request) =>
+          path(request) === '/token' &&
+          request.postData()?.includes('grant_type=authorization_code'),
+      ).length,
+    refreshes: () =>
+      requests.filter(
+        (request) =>
+          path(request) === '/token' && request.postData()?.includes('grant_type=refresh_token'),
+      ).length,
+  };
+}
+
+/** Collects console errors and warnings, which normal use must not produce. */
+export function watchConsole(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (!['error', 'warning'].includes(message.type())) return;
+    if (!page.url().startsWith(e2e.app)) return; // the provider's pages are not ours
+    problems.push(`${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  return problems;
+}
+
+/** The header's Sign in button. */
+export function headerSignIn(page: Page) {
+  return page.getByRole('banner').getByRole('button', { name: 'Sign in' });
+}
+
+/** Fills in the dev provider's login page. */
+export async function logIn(page: Page, username: string, password = username) {
+  await expect(page).toHaveURL(new RegExp(`^${e2e.provider}/`));
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Signs in from the header and waits for the user's name. */
+export async function signInFromHeader(page: Page, username: string, name: string) {
+  await page.goto('/');
+  await headerSignIn(page).click();
+  await logIn(page, username);
+  await expect(page.getByTestId('user-name')).toHaveText(name);
+}
+
+/** Saves a screenshot to screenshots/e2e/ (git-ignored), for people to look at. */
+export async function snap(page: Page, name: string) {
+  mkdirSync('screenshots/e2e', { recursive: true });
+  await page.screenshot({ path: `screenshots/e2e/${name}.png`, fullPage: true });
+}
+
+/** A link in the header's main navigation. */
+export function navLink(page: Page, name: string) {
+  return page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+}

@@ -1,0 +1,64 @@
+import { existsSync } from 'node:fs';
+import { defineConfig } from '@playwright/test';
+import { e2e } from './e2e/stack';
+
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(executablePath)) {
+  throw new Error(
+    `No Chromium at ${executablePath}. Install one (Debian/Ubuntu: apt-get install chromium; macOS: brew install --cask chromium; Windows: winget install Hibbiki.Chromium) or set CHROMIUM_PATH.`,
+  );
+}
+
+// The whole chain, on ports of its own so that `npm run dev` may run beside it: the dev provider
+// with 10-second access tokens, the reference API, and a production build of the app.
+export default defineConfig({
+  testDir: 'e2e',
+  timeout: 120_000,
+  expect: { timeout: 10_000 },
+  workers: 1,
+  reporter: [['list']],
+  use: {
+    baseURL: e2e.app,
+    launchOptions: {
+      executablePath,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: [
+    {
+      command: `node ../../packages/dev-provider/bin/oidc-kit-dev-provider.js --port ${e2e.providerPort} --api-audience ${e2e.api} --clients-file e2e/clients.json --access-token-ttl 10 --quiet`,
+      url: `${e2e.provider}/.well-known/openid-configuration`,
+      timeout: 30_000,
+    },
+    {
+      command: 'node ../reference-api/dist/server.js',
+      url: `${e2e.api}/health`,
+      env: {
+        REFERENCE_API_PORT: String(e2e.apiPort),
+        OIDC_ISSUER: e2e.provider,
+        API_AUDIENCE: e2e.api,
+        APP_ORIGIN: e2e.app,
+      },
+      timeout: 30_000,
+    },
+    {
+      command: `vite build --outDir dist-e2e --emptyOutDir --logLevel warn && vite preview --outDir dist-e2e --port ${e2e.appPort} --strictPort`,
+      url: e2e.app,
+      env: {
+        VITE_OIDC_AUTHORITY: e2e.provider,
+        VITE_OIDC_CLIENT_ID: 'reference-app-e2e',
+        VITE_API_URL: e2e.api,
+      },
+      timeout: 60_000,
+    },
+  ],
+});
