@@ -7,6 +7,10 @@ export default tseslint.config(
   {
     ignores: [
       '**/dist/**',
+      '**/dist-e2e/**',
+      '**/test-results/**',
+      '**/playwright-report/**',
+      '**/screenshots/**',
       '**/node_modules/**',
       '**/coverage/**',
       '**/storybook-static/**',
