@@ -1,22 +1,11 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { MockAuthProvider } from '@oidc-kit/react/testing';
-import type { MockAuthProviderProps } from '@oidc-kit/react/testing';
+import { withMockAuth } from '@oidc-kit/react/testing';
 import { SignInButton } from './SignInButton';
-
-function withAuth(auth: MockAuthProviderProps): Meta<typeof SignInButton>['decorators'] {
-  return [
-    (Story) => (
-      <MockAuthProvider {...auth}>
-        <Story />
-      </MockAuthProvider>
-    ),
-  ];
-}
 
 const meta = {
   title: 'Components/SignInButton',
   component: SignInButton,
-  decorators: withAuth({ state: 'unauthenticated' }),
+  decorators: [withMockAuth({ state: 'unauthenticated' })],
 } satisfies Meta<typeof SignInButton>;
 
 export default meta;
@@ -26,13 +15,13 @@ export const SignedOut: Story = {};
 
 export const SigningIn: Story = {
   name: 'Signing in (busy)',
-  decorators: withAuth({ state: 'signing-in' }),
+  decorators: [withMockAuth({ state: 'signing-in' })],
 };
 
 export const AfterFailedSignIn: Story = {
   name: 'Error (after a failed sign-in)',
   args: { children: 'Try signing in again' },
-  decorators: withAuth({ state: 'error' }),
+  decorators: [withMockAuth({ state: 'error' })],
 };
 
 export const CustomLabel: Story = { args: { children: 'Sign in with your work account' } };

@@ -1,9 +1,9 @@
-import { forwardRef, useState } from 'react';
-import type { ButtonHTMLAttributes, MouseEvent } from 'react';
+import { forwardRef } from 'react';
+import type { ButtonHTMLAttributes } from 'react';
 import type { SignInOptions } from '../core/AuthClient';
 import { useAuthClient } from '../hooks/useAuthClient';
 import { useSelectedAuthState } from '../hooks/useAuthState';
-import { Slot } from './Slot';
+import { AuthActionButton } from './AuthActionButton';
 
 /** Props of {@link SignInButton}: a button's, plus where and how to sign in. */
 export interface SignInButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
@@ -25,32 +25,18 @@ export interface SignInButtonProps extends ButtonHTMLAttributes<HTMLButtonElemen
  * <SignInButton returnTo="/dashboard">Sign in to continue</SignInButton>
  */
 export const SignInButton = forwardRef<HTMLButtonElement, SignInButtonProps>(function SignInButton(
-  { asChild = false, returnTo, popup, authorizeParams, onClick, children, disabled, ...props },
+  { returnTo, popup, authorizeParams, ...props },
   ref,
 ) {
   const client = useAuthClient('SignInButton');
   const signingIn = useSelectedAuthState('SignInButton', (state) => state.status === 'signing-in');
-  const [running, setRunning] = useState(false);
-  const busy = running || signingIn;
-
-  const handleClick = (event: MouseEvent<HTMLButtonElement>) => {
-    onClick?.(event);
-    if (event.defaultPrevented || busy) return;
-    setRunning(true);
-    void client.signIn({ ...authorizeParams, returnTo, popup }).finally(() => setRunning(false));
-  };
-
-  const shared = { ...props, 'aria-busy': busy || undefined, onClick: handleClick };
-  if (asChild) {
-    return (
-      <Slot {...shared} aria-disabled={busy || disabled || undefined} ref={ref as never}>
-        {children}
-      </Slot>
-    );
-  }
   return (
-    <button type="button" {...shared} disabled={busy || disabled} ref={ref}>
-      {children ?? 'Sign in'}
-    </button>
+    <AuthActionButton
+      {...props}
+      ref={ref}
+      pending={signingIn}
+      defaultLabel="Sign in"
+      action={() => client.signIn({ ...authorizeParams, returnTo, popup })}
+    />
   );
 });

@@ -1,9 +1,9 @@
-import { forwardRef, useState } from 'react';
-import type { ButtonHTMLAttributes, MouseEvent } from 'react';
+import { forwardRef } from 'react';
+import type { ButtonHTMLAttributes } from 'react';
 import type { SignOutOptions } from '../core/AuthClient';
 import { useAuthClient } from '../hooks/useAuthClient';
 import { useSelectedAuthState } from '../hooks/useAuthState';
-import { Slot } from './Slot';
+import { AuthActionButton } from './AuthActionButton';
 
 /** Props of {@link SignOutButton}: a button's, plus how to sign out. */
 export interface SignOutButtonProps
@@ -20,37 +20,20 @@ export interface SignOutButtonProps
  * <SignOutButton revokeTokens />
  */
 export const SignOutButton = forwardRef<HTMLButtonElement, SignOutButtonProps>(
-  function SignOutButton(
-    { asChild = false, revokeTokens, redirect, onClick, children, disabled, ...props },
-    ref,
-  ) {
+  function SignOutButton({ revokeTokens, redirect, ...props }, ref) {
     const client = useAuthClient('SignOutButton');
     const signingOut = useSelectedAuthState(
       'SignOutButton',
       (state) => state.status === 'signing-out',
     );
-    const [running, setRunning] = useState(false);
-    const busy = running || signingOut;
-
-    const handleClick = (event: MouseEvent<HTMLButtonElement>) => {
-      onClick?.(event);
-      if (event.defaultPrevented || busy) return;
-      setRunning(true);
-      void client.signOut({ revokeTokens, redirect }).finally(() => setRunning(false));
-    };
-
-    const shared = { ...props, 'aria-busy': busy || undefined, onClick: handleClick };
-    if (asChild) {
-      return (
-        <Slot {...shared} aria-disabled={busy || disabled || undefined} ref={ref as never}>
-          {children}
-        </Slot>
-      );
-    }
     return (
-      <button type="button" {...shared} disabled={busy || disabled} ref={ref}>
-        {children ?? 'Sign out'}
-      </button>
+      <AuthActionButton
+        {...props}
+        ref={ref}
+        pending={signingOut}
+        defaultLabel="Sign out"
+        action={() => client.signOut({ revokeTokens, redirect })}
+      />
     );
   },
 );

@@ -1,6 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { MockAuthProvider, createTestUser } from '@oidc-kit/react/testing';
-import type { MockAuthProviderProps } from '@oidc-kit/react/testing';
+import { createTestUser, withMockAuth } from '@oidc-kit/react/testing';
 import { SignInButton } from './SignInButton';
 import { SignOutButton } from './SignOutButton';
 import { SignedIn } from './SignedIn';
@@ -22,16 +21,6 @@ function Header() {
   );
 }
 
-function withAuth(auth: MockAuthProviderProps): Meta<typeof Header>['decorators'] {
-  return [
-    (Story) => (
-      <MockAuthProvider {...auth}>
-        <Story />
-      </MockAuthProvider>
-    ),
-  ];
-}
-
 const meta = {
   title: 'Components/SignedIn and SignedOut',
   component: Header,
@@ -40,14 +29,14 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-export const Loading: Story = { decorators: withAuth({ state: 'loading' }) };
+export const Loading: Story = { decorators: [withMockAuth({ state: 'loading' })] };
 export const SignedOutState: Story = {
   name: 'Signed out',
-  decorators: withAuth({ state: 'unauthenticated' }),
+  decorators: [withMockAuth({ state: 'unauthenticated' })],
 };
-export const SigningIn: Story = { decorators: withAuth({ state: 'signing-in' }) };
+export const SigningIn: Story = { decorators: [withMockAuth({ state: 'signing-in' })] };
 export const SignedInState: Story = {
   name: 'Signed in',
-  decorators: withAuth({ user: createTestUser({ name: 'Alice Liddell' }) }),
+  decorators: [withMockAuth({ user: createTestUser({ name: 'Alice Liddell' }) })],
 };
-export const ErrorState: Story = { name: 'Error', decorators: withAuth({ state: 'error' }) };
+export const ErrorState: Story = { name: 'Error', decorators: [withMockAuth({ state: 'error' })] };

@@ -4,3 +4,4 @@ export { createMockAuthClient } from './createMockAuthClient';
 export type { MockAuthClient, MockAuthOptions, Spy } from './createMockAuthClient';
 export { createTestUser } from './createTestUser';
 export type { TestUserOptions } from './createTestUser';
+export { withMockAuth } from './withMockAuth';

@@ -1,0 +1,46 @@
+import { forwardRef, useState } from 'react';
+import type { ButtonHTMLAttributes, MouseEvent, ReactNode } from 'react';
+import { Slot } from './Slot';
+
+/** What the sign-in and sign-out buttons share: composed click, busy state, `asChild`. */
+export interface AuthActionButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+  asChild?: boolean;
+  /** The action; its promise keeps the button busy until it settles. */
+  action: () => Promise<void>;
+  /** Busy for a reason outside this button (the state is mid-way already). */
+  pending: boolean;
+  defaultLabel: ReactNode;
+}
+
+/** A `<button type="button">` (or, with `asChild`, your element) that runs an auth action. */
+export const AuthActionButton = forwardRef<HTMLButtonElement, AuthActionButtonProps>(
+  function AuthActionButton(
+    { asChild = false, action, pending, defaultLabel, onClick, children, disabled, ...props },
+    ref,
+  ) {
+    const [running, setRunning] = useState(false);
+    const busy = running || pending;
+
+    const handleClick = (event: MouseEvent<HTMLButtonElement>) => {
+      // The caller's handler runs first and may cancel ours (Radix-style composition).
+      onClick?.(event);
+      if (event.defaultPrevented || busy) return;
+      setRunning(true);
+      void action().finally(() => setRunning(false));
+    };
+
+    const shared = { ...props, 'aria-busy': busy || undefined, onClick: handleClick };
+    if (asChild) {
+      return (
+        <Slot {...shared} aria-disabled={busy || disabled || undefined} ref={ref as never}>
+          {children}
+        </Slot>
+      );
+    }
+    return (
+      <button type="button" {...shared} disabled={busy || disabled} ref={ref}>
+        {children ?? defaultLabel}
+      </button>
+    );
+  },
+);
