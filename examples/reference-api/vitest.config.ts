@@ -6,5 +6,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     restoreMocks: true,
     unstubEnvs: true,
+    // CI runs the workspaces' suites side by side on two cores.
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
   },
 });

@@ -25,6 +25,8 @@ const unit = {
   exclude: ['**/*.node.test.{ts,tsx}'],
   setupFiles: ['./test/setup.ts'],
   restoreMocks: true,
+  // CI runs the workspaces' suites side by side on two cores: generous limits, same assertions.
+  testTimeout: 20_000,
   unstubGlobals: true,
   unstubEnvs: true,
 };
@@ -58,7 +60,12 @@ export default defineConfig({
       },
       {
         // Checks on the package as shipped and as linted; the dist test needs `npm run build` first.
-        test: { name: 'package', environment: 'node', include: ['test/**/*.node.test.{ts,tsx}'] },
+        test: {
+          name: 'package',
+          environment: 'node',
+          include: ['test/**/*.node.test.{ts,tsx}'],
+          testTimeout: 60_000,
+        },
       },
     ],
   },
