@@ -280,7 +280,7 @@ describe('a ready-made UserManager', () => {
       client_id: 'app',
       redirect_uri: `${appOrigin}/callback`,
       userStore: new WebStorageStateStore({ store: new InMemoryWebStorage() }),
-      stateStore: new WebStorageStateStore({ store: sessionStorage }),
+      stateStore: new WebStorageStateStore({ store: localStorage }),
     };
     const starter = harness.createClient();
     const waiting = harness.nextRedirect();

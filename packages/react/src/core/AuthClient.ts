@@ -141,6 +141,11 @@ export class AuthClient {
   private signingIn: Promise<void> | undefined;
   private renewTimer: ReturnType<typeof setTimeout> | undefined;
   private renewRetries = 0;
+  /** Bumped whenever the session ends, so work begun for the old session cannot revive it. */
+  private epoch = 0;
+  /** True while a sign-in (callback or popup) may store another user than the stored one. */
+  private freshSignIn = false;
+  private redirectWatch: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
   private readonly teardown: (() => void)[] = [];
 
@@ -214,6 +219,9 @@ export class AuthClient {
 
   private async runSignIn(options: SignInOptions): Promise<void> {
     const returnTo = safeReturnTo(options.returnTo ?? this.currentPath(), this.origin());
+    const prior = this.snapshot.status === 'authenticated' ? this.snapshot.user : null;
+    const epoch = this.epoch;
+    this.stopRenewing();
     this.set('signing-in', null, null);
     const args = {
       state: { returnTo },
@@ -227,16 +235,43 @@ export class AuthClient {
       await this.assertIssuer();
       if (options.popup === true) {
         // Without this, a popup the user closes leaves sign-in waiting forever.
-        const user = await this.userManager.signinPopup({ ...args, popupAbortOnClose: true });
+        this.freshSignIn = true;
+        const user = await this.userManager
+          .signinPopup({ ...args, popupAbortOnClose: true })
+          .finally(() => {
+            this.freshSignIn = false;
+          });
         this.signedIn(user, 'signed-in');
       } else {
+        this.watchRedirect();
         await this.userManager.signinRedirect(args);
       }
     } catch (cause) {
       const error = toAuthError(cause, 'sign-in');
+      if (prior !== null && this.epoch === epoch) {
+        // A second sign-in (step-up, another account) failed: the first session is still good.
+        this.set('authenticated', prior, error);
+        this.scheduleRenewal(prior);
+        return;
+      }
       await this.clearUser();
       this.set(error.code === 'popup_closed' ? 'unauthenticated' : 'error', null, error);
     }
+  }
+
+  /**
+   * A redirect that never happens (a `beforeunload` prompt answered "stay", a blocked navigation)
+   * must not leave the page signing in forever.
+   */
+  private watchRedirect(): void {
+    clearTimeout(this.redirectWatch);
+    this.redirectWatch = setTimeout(() => {
+      const visible =
+        (globalThis as { document?: Document }).document?.visibilityState !== 'hidden';
+      if (this.snapshot.status !== 'signing-in' || !visible || this.disposed) return;
+      this.signingIn = undefined;
+      void this.restore();
+    }, 15_000);
   }
 
   /**
@@ -245,6 +280,7 @@ export class AuthClient {
    */
   async signOut(options: SignOutOptions = {}): Promise<void> {
     const user = this.snapshot.user ?? (await this.userManager.getUser());
+    this.epoch += 1;
     this.stopRenewing();
     this.set('signing-out', null, null);
     await this.clearUser();
@@ -320,6 +356,7 @@ export class AuthClient {
   dispose(): void {
     this.disposed = true;
     this.stopRenewing();
+    clearTimeout(this.redirectWatch);
     for (const undo of this.teardown.splice(0)) undo();
     this.tabs?.close();
     this.listeners.clear();
@@ -341,7 +378,9 @@ export class AuthClient {
     );
     const onPageShow = (event: PageTransitionEvent) => {
       // A page restored from the back-forward cache must not stay mid-redirect.
-      if (event.persisted && ['signing-in', 'signing-out'].includes(this.snapshot.status)) {
+      if (!event.persisted) return;
+      if (this.snapshot.status === 'signing-out') this.set('unauthenticated', null, null);
+      if (this.snapshot.status === 'signing-in') {
         this.signingIn = undefined;
         void this.restore();
       }
@@ -364,6 +403,9 @@ export class AuthClient {
     if (this.disposed) return;
     if (user === null) {
       this.set('unauthenticated', null, null);
+      // Sign-in is likely next: fetch discovery now, so the click that opens a popup does not
+      // wait on the network (popup blockers only allow windows opened soon after a click).
+      void this.userManager.metadataService.getMetadata().catch(() => undefined);
     } else if (user.expired === true) {
       this.set('authenticated', user, null);
       await this.renew().catch(() => undefined);
@@ -383,7 +425,10 @@ export class AuthClient {
       returnTo = safeReturnTo(data?.returnTo, this.origin());
       const issuer = await this.assertIssuer();
       await this.checkCallbackIssuer(url, params, issuer);
-      const user = await this.userManager.signinCallback(url);
+      this.freshSignIn = true;
+      const user = await this.userManager.signinCallback(url).finally(() => {
+        this.freshSignIn = false;
+      });
       if (user === undefined) return; // a popup or iframe callback, handed to the opener
       this.cleanAddress(url);
       this.signedIn(user, 'signed-in');
@@ -404,18 +449,20 @@ export class AuthClient {
   }
 
   private async runRenew(): Promise<User | null> {
+    const epoch = this.epoch;
     const before = this.snapshot.user ?? (await this.userManager.getUser().catch(() => null));
     if (before === null) return null;
     const { authority, client_id } = this.config.oidc;
     try {
       const user = await withLock(
         `oidc-kit:renew:${authority}:${client_id}`,
-        () => this.renewHoldingLock(before),
+        () => this.renewHoldingLock(before, epoch),
         this.environment.locks === undefined ? undefined : this.environment.locks,
       );
       this.renewRetries = 0;
       return user;
     } catch (cause) {
+      if (this.epoch !== epoch) return null; // signed out meanwhile: nothing left to renew
       const error = toAuthError(cause, 'renew');
       const current = this.snapshot.user ?? before;
       const exhausted = this.renewRetries >= maxRenewRetries && current.expired === true;
@@ -430,8 +477,9 @@ export class AuthClient {
     }
   }
 
-  private async renewHoldingLock(before: User): Promise<User> {
+  private async renewHoldingLock(before: User, epoch: number): Promise<User | null> {
     const manager = this.userManager;
+    if (this.epoch !== epoch) return null;
     let current = await manager.getUser();
     if (current === null) {
       throw new AuthError('session_expired', 'The session ended while waiting to renew it.', {
@@ -454,11 +502,26 @@ export class AuthClient {
     if (consumed !== undefined) this.markConsumed(consumed, true);
     let user: User | null;
     try {
-      user = await manager.signinSilent({ nonce: randomNonce() });
+      // Passed explicitly: oidc-client-ts drops its configured timeout for refresh requests
+      // when this argument is absent.
+      user = await manager.signinSilent({
+        nonce: randomNonce(),
+        silentRequestTimeoutInSeconds: this.config.timeout / 1000,
+      });
     } catch (error) {
-      // No new tokens came back: the token is still this session's only way to renew.
-      if (consumed !== undefined) this.markConsumed(consumed, false);
+      // The provider answered without new tokens (or was never reached): the token is still this
+      // session's only way to renew. After a timeout it may have been used, so it stays marked.
+      const timedOut = (error as { name?: unknown } | null)?.name === 'ErrorTimeout';
+      if (consumed !== undefined && !timedOut) this.markConsumed(consumed, false);
       throw error;
+    }
+    // A provider that does not rotate refresh tokens hands the same one back: it is still good.
+    if (consumed !== undefined && user?.refresh_token === consumed)
+      this.markConsumed(consumed, false);
+    if (this.epoch !== epoch) {
+      // Signed out (here or in another tab) while the request was under way: drop what came back.
+      await this.clearUser();
+      return null;
     }
     if (user === null) {
       throw new AuthError('session_expired', 'The provider returned no session on renewal.', {
@@ -493,12 +556,15 @@ export class AuthClient {
       case 'signed-in':
       case 'renewed': {
         if (this.snapshot.status === 'signing-out') return;
+        // A renewal belongs to a session this tab has; a tab without one waits for a sign-in.
+        if (message.type === 'renewed' && user === null) return;
         const shared = await this.adopt(message.user);
         if (shared !== null) this.signedIn(shared);
         return;
       }
       case 'signed-out':
         if (user === null && this.snapshot.status !== 'loading') return;
+        this.epoch += 1;
         this.stopRenewing();
         await this.clearUser();
         this.set(
@@ -536,6 +602,7 @@ export class AuthClient {
   }
 
   private async endSession(error: AuthError): Promise<void> {
+    this.epoch += 1;
     this.stopRenewing();
     await this.clearUser();
     this.tabs?.post({ type: 'signed-out', reason: 'session_expired' });
@@ -632,7 +699,7 @@ export class AuthClient {
       clientId: this.config.oidc.client_id,
       clockLeeway: this.config.clockLeeway,
     });
-    if (previous !== null && previous.profile.sub !== claims.sub) {
+    if (previous !== null && !this.freshSignIn && previous.profile.sub !== claims.sub) {
       throw idTokenInvalid('sub', 'a renewal returned an ID token for another user.');
     }
     if (this.config.verifySignature) {
@@ -730,8 +797,10 @@ export class AuthClient {
     const settings: UserManagerSettings = {
       ...this.config.oidc,
       userStore: this.store,
+      // The sign-in state (PKCE verifier, nonce) must be readable by a popup window, which does
+      // not share this tab's sessionStorage; entries are removed when used or stale.
       stateStore: new WebStorageStateStore({
-        store: browserStorage('sessionStorage') ?? storage,
+        store: browserStorage('localStorage') ?? browserStorage('sessionStorage') ?? storage,
       }),
       response_mode: 'query',
       automaticSilentRenew: false,

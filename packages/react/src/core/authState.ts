@@ -26,7 +26,7 @@ const transitions: Readonly<Record<AuthStatus, readonly AuthStatus[]>> = {
   loading: ['authenticated', 'unauthenticated', 'signing-in', 'error', 'signing-out'],
   'signing-in': ['authenticated', 'error', 'unauthenticated', 'signing-out'],
   authenticated: ['authenticated', 'signing-out', 'unauthenticated', 'signing-in'],
-  'signing-out': ['unauthenticated'],
+  'signing-out': ['unauthenticated', 'signing-in'],
   unauthenticated: ['unauthenticated', 'signing-in', 'authenticated', 'signing-out'],
   error: ['error', 'signing-in', 'unauthenticated', 'authenticated', 'signing-out'],
 };

@@ -53,6 +53,12 @@ describe('safeReturnTo refuses anything that can leave the origin', () => {
     'https://app.example.com@evil.example/',
     'https://user:pass@app.example.com/',
     '/%E0%A4%A',
+    '/.//evil.example',
+    '/..//evil.example',
+    '/a/..//evil.example',
+    '/%2e//evil.example',
+    '/%2E%2E//evil.example',
+    '/./\\evil.example',
     '',
     '/' + 'a'.repeat(5000),
   ])('%j', (input) => {

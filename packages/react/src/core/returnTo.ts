@@ -42,5 +42,7 @@ export function safeReturnTo(value: unknown, origin: string, fallback = '/'): st
     return fallback;
   }
   if (url.origin !== origin || url.username !== '' || url.password !== '') return fallback;
-  return `${url.pathname}${url.search}${url.hash}`;
+  // Dot segments collapse while parsing ("/.//evil" becomes "//evil"): check the result too.
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  return looksLikeOtherHost(path) ? fallback : path;
 }

@@ -139,6 +139,17 @@ describe('re-renders', () => {
     expect(renders.auth).toBe(before.auth + 20);
   });
 
+  test('useAuthState follows a selector that changes between renders', async () => {
+    const client = await signedInClient();
+    const { result, rerender } = renderHook(
+      ({ claim }: { claim: string }) => useAuthState((state) => state.user?.profile[claim]),
+      { wrapper: wrapperFor(client), initialProps: { claim: 'name' } },
+    );
+    expect(result.current).toBe('Alice Liddell');
+    rerender({ claim: 'email' });
+    expect(result.current).toBe('alice@example.com');
+  });
+
   test('a profile change does re-render useUser readers', async () => {
     const client = await signedInClient();
     harness.provider.options.idTokenClaims = (claims) => ({

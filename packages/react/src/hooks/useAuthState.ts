@@ -4,6 +4,7 @@ import { useAuthClient } from './useAuthClient';
 
 interface Memo<T> {
   snapshot: AuthSnapshot;
+  selector: (snapshot: AuthSnapshot) => T;
   selection: T;
 }
 
@@ -18,11 +19,13 @@ export function useSelectedAuthState<T>(
   const select = () => {
     const snapshot = client.getSnapshot();
     const previous = memo.current;
-    if (previous !== null && previous.snapshot === snapshot) return previous.selection;
+    if (previous !== null && previous.snapshot === snapshot && previous.selector === selector) {
+      return previous.selection;
+    }
     const next = selector(snapshot);
     const selection =
       previous !== null && isEqual(previous.selection, next) ? previous.selection : next;
-    memo.current = { snapshot, selection };
+    memo.current = { snapshot, selector, selection };
     return selection;
   };
   return useSyncExternalStore(client.subscribe, select, select);

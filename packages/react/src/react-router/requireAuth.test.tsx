@@ -91,6 +91,15 @@ describe('requireAuth loader guard (React Router data router, in memory)', () =>
     expect(auth.signIn.calls).toEqual([]);
   });
 
+  test('an ended session (signed out elsewhere) starts a new sign-in', async () => {
+    const auth = createMockAuthClient({
+      state: 'unauthenticated',
+      error: new AuthError('signed_out_elsewhere', 'You signed out in another tab.'),
+    });
+    renderRouter(auth);
+    await waitFor(() => expect(auth.signIn.calls).toEqual([[{ returnTo: '/admin?tab=users' }]]));
+  });
+
   test('a failed sign-in throws a 401 with its code', async () => {
     const auth = createMockAuthClient({
       state: 'error',

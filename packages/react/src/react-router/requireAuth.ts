@@ -53,7 +53,9 @@ export function requireAuth(
       }
       return snapshot.user;
     }
-    if (snapshot.error !== null) {
+    // A failed sign-in is shown, not retried; an ended session (expired, signed out elsewhere)
+    // simply needs a new sign-in.
+    if (snapshot.status === 'error' && snapshot.error !== null) {
       throw data({ code: snapshot.error.code, message: snapshot.error.message }, { status: 401 });
     }
     if (UNSAFE_readGuardAttempt(returnTo) !== null) {

@@ -36,6 +36,8 @@ export interface FakeProviderOptions {
   tokenDelay?: number;
   /** Answer refresh requests with this HTTP status and a server error. */
   refreshStatus?: number;
+  /** Rotate refresh tokens (default true); false keeps the same one, as many providers do. */
+  rotateRefreshTokens?: boolean;
 }
 
 interface PendingCode {
@@ -265,6 +267,14 @@ export class FakeProvider {
       // Reuse detection (RFC 9700 4.14.2): a rotated refresh token used twice ends the grant.
       entry.grant.revoked = true;
       return json({ error: 'invalid_grant', error_description: 'refresh token reused' }, 400);
+    }
+    if (this.options.rotateRefreshTokens === false) {
+      const { refresh_token: _unchanged, ...tokens } = await this.tokens(
+        entry.grant,
+        null,
+        this.options.idTokenOnRefresh !== false,
+      );
+      return json(tokens);
     }
     entry.used = true;
     return json(await this.tokens(entry.grant, null, this.options.idTokenOnRefresh !== false));

@@ -25,6 +25,7 @@ export function createHarness(providerOptions: FakeProviderOptions = {}) {
   const channels: ChannelLike[] = [];
   vi.stubGlobal('fetch', provider.fetch);
   sessionStorage.clear();
+  localStorage.clear();
   history.replaceState(null, '', '/');
 
   function createClient(

@@ -1,0 +1,133 @@
+import { InMemoryWebStorage } from 'oidc-client-ts';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { createHarness, storedUsers } from '../../test/support/harness';
+import type { Harness } from '../../test/support/harness';
+
+let harness: Harness;
+afterEach(() => {
+  vi.useRealTimers();
+  harness?.dispose();
+});
+
+function newStorage(): Storage {
+  return new InMemoryWebStorage() as unknown as Storage;
+}
+
+describe('a renewal under way when the session ends cannot revive it', () => {
+  test('in the same tab: sign-out during renewal ends signed out, with nothing stored', async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    harness.provider.options.tokenDelay = 200;
+    const renewing = client.renew();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await client.signOut({ redirect: false });
+    await expect(renewing).resolves.toBeNull();
+    expect(client.getSnapshot().status).toBe('unauthenticated');
+    expect(storedUsers(storage)).toEqual([]);
+  });
+
+  test('across tabs: a sign-out in one tab wins over a renewal under way in the other', async () => {
+    harness = createHarness();
+    const firstStorage = newStorage();
+    const { client: first } = await harness.signIn(harness.createClient(), {
+      storage: firstStorage,
+    });
+    const secondStorage = newStorage();
+    const second = harness.createClient({ storage: secondStorage });
+    await second.start();
+    expect(second.getSnapshot().status).toBe('authenticated');
+    harness.provider.options.tokenDelay = 300;
+    const renewing = second.renew();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await first.signOut({ redirect: false });
+    await renewing;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(first.getSnapshot().status).toBe('unauthenticated');
+    expect(second.getSnapshot().status).toBe('unauthenticated');
+    expect(storedUsers(firstStorage)).toEqual([]);
+    expect(storedUsers(secondStorage)).toEqual([]);
+  });
+});
+
+describe('refresh tokens', () => {
+  test('a provider that does not rotate them: every renewal still sends the (same) token', async () => {
+    harness = createHarness({ rotateRefreshTokens: false });
+    const { client } = await harness.signIn(harness.createClient());
+    const refreshToken = client.getSnapshot().user?.refresh_token;
+    for (let round = 1; round <= 3; round += 1) {
+      await client.renew();
+      expect(harness.provider.count('refresh')).toBe(round);
+    }
+    expect(client.getSnapshot().user?.refresh_token).toBe(refreshToken);
+    expect(client.getSnapshot().status).toBe('authenticated');
+  });
+
+  test('a refresh request times out, and then its token, maybe used, is not sent again', async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    client.dispose();
+    const tab = harness.createClient({
+      storage,
+      config: { timeout: 200 },
+      environment: { tabSessionWait: 0 },
+    });
+    await tab.start();
+    harness.provider.options.tokenDelay = 1000;
+    await expect(tab.renew()).rejects.toMatchObject({ code: 'timeout' });
+    harness.provider.options.tokenDelay = 0;
+    await expect(tab.renew()).rejects.toMatchObject({ code: 'renew_failed' });
+    expect(harness.provider.count('refresh')).toBe(1);
+  });
+});
+
+describe('signing in again', () => {
+  test('as another user while one is stored: the new user replaces the old', async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    const { client: alice } = await harness.signIn(harness.createClient(), { storage });
+    expect(alice.getSnapshot().user?.profile.sub).toBe('alice');
+    alice.dispose();
+    const bob = {
+      sub: 'bob',
+      name: 'Bob Stone',
+      email: 'bob@example.com',
+      roles: ['user', 'admin'],
+    };
+    const { client } = await harness.signIn(harness.createClient({ storage }), {
+      storage,
+      user: bob,
+    });
+    expect(client.getSnapshot().status).toBe('authenticated');
+    expect(client.getSnapshot().user?.profile.sub).toBe('bob');
+  });
+
+  test('a failed second sign-in (popup blocked) keeps the first session', async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    const user = client.getSnapshot().user;
+    vi.spyOn(window, 'open').mockReturnValue(null);
+    await client.signIn({ popup: true, prompt: 'login' });
+    expect(client.getSnapshot().status).toBe('authenticated');
+    expect(client.getSnapshot().user).toBe(user);
+    expect(client.getSnapshot().error?.code).toBe('popup_blocked');
+    expect(storedUsers(storage)).toHaveLength(1);
+  });
+
+  test('a redirect that never leaves the page does not stay signing-in', async () => {
+    harness = createHarness();
+    const client = harness.createClient();
+    await client.start();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    void client.signIn();
+    await vi.advanceTimersByTimeAsync(100);
+    await vi.waitFor(() => expect(harness.redirects).toHaveLength(1));
+    expect(client.getSnapshot().status).toBe('signing-in');
+    await vi.advanceTimersByTimeAsync(15_000);
+    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('unauthenticated'));
+    void client.signIn();
+    await vi.waitFor(() => expect(harness.redirects).toHaveLength(2));
+  });
+});
