@@ -1,0 +1,177 @@
+// Row 2: re-renders on renewal. 100 components read the user's name; the session is renewed 10
+// times; every render of those components after the first mount is counted. No StrictMode (it
+// renders each component twice) and no act(): React schedules and batches updates as it does in a
+// browser, and each renewal is followed by a pause in which React commits what it scheduled.
+import type { ComponentType, ReactElement } from 'react';
+import { createRoot } from 'react-dom/client';
+import type { Root } from 'react-dom/client';
+import { AuthProvider, useAuth, useAuthState, useUser } from '@oidc-kit/react';
+import type { AuthClient } from '@oidc-kit/react';
+import {
+  AuthProvider as OidcContextProvider,
+  useAuth as useOidcContext,
+} from 'react-oidc-context';
+import type { AuthContextProps } from 'react-oidc-context';
+import { createUserManager, oidcKitTabs, startProvider, until } from '../support/fake';
+import { job } from '../support/job';
+import { runScenarios } from '../support/stats';
+import type { Counts } from '../support/stats';
+
+export const readers = 100;
+export const renewals = 10;
+export const iterations = 5;
+const name = 'Alice Liddell';
+
+let renders = 0;
+
+function NameFromState() {
+  const userName = useAuthState((state) => state.user?.profile.name);
+  renders += 1;
+  return <span>{userName}</span>;
+}
+
+function NameFromUser() {
+  const user = useUser();
+  renders += 1;
+  return <span>{user?.name}</span>;
+}
+
+function NameFromUseAuth() {
+  const { user } = useAuth();
+  renders += 1;
+  return <span>{user?.profile.name}</span>;
+}
+
+function NameFromOidcContext() {
+  const auth = useOidcContext();
+  renders += 1;
+  return <span>{auth.user?.profile.name}</span>;
+}
+
+function Readers({ Reader }: { Reader: ComponentType }) {
+  return (
+    <>
+      {Array.from({ length: readers }, (_, index) => (
+        <Reader key={index} />
+      ))}
+    </>
+  );
+}
+
+let root: Root | undefined;
+let container: HTMLElement | undefined;
+
+function mount(element: ReactElement): void {
+  container = document.body.appendChild(document.createElement('div'));
+  root = createRoot(container);
+  root.render(element);
+}
+
+function unmount(): void {
+  root?.unmount();
+  container?.remove();
+  root = undefined;
+}
+
+function namesShown(): number {
+  return [...(container?.querySelectorAll('span') ?? [])].filter(
+    (span) => span.textContent === name,
+  ).length;
+}
+
+async function allShowName(): Promise<void> {
+  await until(() => namesShown() === readers, 'every reader to show the name');
+}
+
+/** Lets React render and commit whatever the renewal scheduled. */
+function settle(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+async function oidcKit(Reader: ComponentType): Promise<Counts> {
+  const observed = startProvider();
+  const tabs = oidcKitTabs(observed.provider);
+  try {
+    const client: AuthClient = await tabs.signIn();
+    mount(
+      <AuthProvider client={client}>
+        <Readers Reader={Reader} />
+      </AuthProvider>,
+    );
+    await allShowName();
+    renders = 0;
+    const before = observed.refreshes();
+    for (let index = 0; index < renewals; index += 1) {
+      await client.renew();
+      await settle();
+    }
+    await allShowName();
+    return { renders, refreshes: observed.refreshes() - before };
+  } finally {
+    unmount();
+    tabs.dispose();
+  }
+}
+
+async function oidcContext(renew: 'userManager' | 'hook'): Promise<Counts> {
+  const observed = startProvider();
+  const { userManager, authorizeUrl } = createUserManager(observed.provider);
+  let auth: AuthContextProps | undefined;
+  function Capture() {
+    auth = useOidcContext();
+    return null;
+  }
+  try {
+    // The page lands on the callback; react-oidc-context's provider processes it on mount.
+    history.replaceState(null, '', await authorizeUrl());
+    mount(
+      <OidcContextProvider
+        userManager={userManager}
+        onSigninCallback={() => history.replaceState({}, '', '/')}
+      >
+        <Capture />
+        <Readers Reader={NameFromOidcContext} />
+      </OidcContextProvider>,
+    );
+    await allShowName();
+    renders = 0;
+    const before = observed.refreshes();
+    for (let index = 0; index < renewals; index += 1) {
+      // Automatic silent renew calls the UserManager; an app's own renewal goes through the hook.
+      if (renew === 'userManager') await userManager.signinSilent();
+      else await auth?.signinSilent();
+      await settle();
+    }
+    await allShowName();
+    return { renders, refreshes: observed.refreshes() - before };
+  } finally {
+    unmount();
+    userManager.stopSilentRenew();
+  }
+}
+
+export interface RenderResults {
+  readers: number;
+  renewals: number;
+  iterations: number;
+  scenarios: Awaited<ReturnType<typeof runScenarios>>;
+}
+
+void job('renders', async (): Promise<RenderResults> => {
+  const scenarios = await runScenarios(
+    {
+      'oidc-kit useAuthState(name)': () => oidcKit(NameFromState),
+      'oidc-kit useUser()': () => oidcKit(NameFromUser),
+      'oidc-kit useAuth()': () => oidcKit(NameFromUseAuth),
+      'react-oidc-context useAuth(), automatic renewal': () => oidcContext('userManager'),
+      'react-oidc-context useAuth(), auth.signinSilent()': () => oidcContext('hook'),
+    },
+    iterations,
+  );
+  for (const [scenario, result] of Object.entries(scenarios)) {
+    if (result.runs.some((run) => run.refreshes !== renewals)) {
+      throw new Error(`${scenario}: not every renewal reached the provider`);
+    }
+  }
+  return { readers, renewals, iterations, scenarios };
+});
