@@ -24,33 +24,39 @@ export interface SignInButtonProps extends ButtonHTMLAttributes<HTMLButtonElemen
  * @example
  * <SignInButton returnTo="/dashboard">Sign in to continue</SignInButton>
  */
-export const SignInButton = forwardRef<HTMLButtonElement, SignInButtonProps>(function SignInButton(
-  { asChild = false, returnTo, popup, authorizeParams, onClick, children, disabled, ...props },
-  ref,
-) {
-  const client = useAuthClient('SignInButton');
-  const signingIn = useSelectedAuthState('SignInButton', (state) => state.status === 'signing-in');
-  const [running, setRunning] = useState(false);
-  const busy = running || signingIn;
-
-  const handleClick = (event: MouseEvent<HTMLButtonElement>) => {
-    onClick?.(event);
-    if (event.defaultPrevented || busy) return;
-    setRunning(true);
-    void client.signIn({ ...authorizeParams, returnTo, popup }).finally(() => setRunning(false));
-  };
-
-  const shared = { ...props, 'aria-busy': busy || undefined, onClick: handleClick };
-  if (asChild) {
-    return (
-      <Slot {...shared} aria-disabled={busy || disabled || undefined} ref={ref as never}>
-        {children}
-      </Slot>
+// Pure: an app that does not use it drops it from its bundle.
+export const SignInButton = /* @__PURE__ */ forwardRef<HTMLButtonElement, SignInButtonProps>(
+  function SignInButton(
+    { asChild = false, returnTo, popup, authorizeParams, onClick, children, disabled, ...props },
+    ref,
+  ) {
+    const client = useAuthClient('SignInButton');
+    const signingIn = useSelectedAuthState(
+      'SignInButton',
+      (state) => state.status === 'signing-in',
     );
-  }
-  return (
-    <button type="button" {...shared} disabled={busy || disabled} ref={ref}>
-      {children ?? 'Sign in'}
-    </button>
-  );
-});
+    const [running, setRunning] = useState(false);
+    const busy = running || signingIn;
+
+    const handleClick = (event: MouseEvent<HTMLButtonElement>) => {
+      onClick?.(event);
+      if (event.defaultPrevented || busy) return;
+      setRunning(true);
+      void client.signIn({ ...authorizeParams, returnTo, popup }).finally(() => setRunning(false));
+    };
+
+    const shared = { ...props, 'aria-busy': busy || undefined, onClick: handleClick };
+    if (asChild) {
+      return (
+        <Slot {...shared} aria-disabled={busy || disabled || undefined} ref={ref as never}>
+          {children}
+        </Slot>
+      );
+    }
+    return (
+      <button type="button" {...shared} disabled={busy || disabled} ref={ref}>
+        {children ?? 'Sign in'}
+      </button>
+    );
+  },
+);
