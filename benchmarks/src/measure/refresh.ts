@@ -17,12 +17,10 @@ import {
 } from '../support/fake';
 import type { Observed } from '../support/fake';
 import { job } from '../support/job';
+import { calls, runs, tabCount } from '../support/settings';
 import { runScenarios } from '../support/stats';
 import type { Counts } from '../support/stats';
 
-export const calls = 50;
-export const tabCount = 3;
-export const iterations = 5;
 
 function apiUrl(observed: Observed): string {
   return `${observed.provider.apiOrigin}/me`;
@@ -182,7 +180,7 @@ void job('refresh', async (): Promise<RefreshResults> => {
       'oidc-kit 3 tabs': oidcKitTabsRenew,
       'react-oidc-context 3 tabs': oidcContextTabsRenew,
     },
-    iterations,
+    runs.refresh,
   );
-  return { calls, tabs: tabCount, iterations, scenarios };
+  return { calls, tabs: tabCount, iterations: runs.refresh, scenarios };
 });

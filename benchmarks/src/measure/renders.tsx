@@ -14,12 +14,10 @@ import {
 import type { AuthContextProps } from 'react-oidc-context';
 import { createUserManager, oidcKitTabs, startProvider, until } from '../support/fake';
 import { job } from '../support/job';
+import { readers, renewals, runs } from '../support/settings';
 import { runScenarios } from '../support/stats';
 import type { Counts } from '../support/stats';
 
-export const readers = 100;
-export const renewals = 10;
-export const iterations = 5;
 const name = 'Alice Liddell';
 
 let renders = 0;
@@ -166,12 +164,12 @@ void job('renders', async (): Promise<RenderResults> => {
       'react-oidc-context useAuth(), automatic renewal': () => oidcContext('userManager'),
       'react-oidc-context useAuth(), auth.signinSilent()': () => oidcContext('hook'),
     },
-    iterations,
+    runs.renders,
   );
   for (const [scenario, result] of Object.entries(scenarios)) {
     if (result.runs.some((run) => run.refreshes !== renewals)) {
       throw new Error(`${scenario}: not every renewal reached the provider`);
     }
   }
-  return { readers, renewals, iterations, scenarios };
+  return { readers, renewals, iterations: runs.renders, scenarios };
 });

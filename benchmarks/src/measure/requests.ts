@@ -2,27 +2,25 @@
 // the dev provider (a real OpenID Provider). Both libraries run the typical app entry of row 1,
 // bundled for production, each on its own origin; Playwright counts every request the page sends
 // to the provider, as the reference app's end-to-end test 10 does.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import { join } from 'node:path';
 import { startDevProvider } from '@oidc-kit/dev-provider';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import type { Browser, Page, Request } from 'playwright-core';
 import { benchDir } from '../support/paths';
 import { job } from '../support/job';
+import { ports, runs } from '../support/settings';
 import { runScenarios } from '../support/stats';
 import type { Counts } from '../support/stats';
 
-export const iterations = Number(process.env.BENCH_E2E_RUNS ?? 3);
-const providerPort = 4200;
 const apps = {
-  'oidc-kit': { port: 4273, entry: 'src/apps/oidc-kit.tsx' },
-  'react-oidc-context': { port: 4274, entry: 'src/apps/react-oidc-context.tsx' },
+  'oidc-kit': { port: ports.oidcKit, entry: 'src/apps/oidc-kit.tsx' },
+  'react-oidc-context': { port: ports.reactOidcContext, entry: 'src/apps/react-oidc-context.tsx' },
 } as const;
 type AppName = keyof typeof apps;
-const provider = `http://localhost:${providerPort}`;
+const provider = `http://localhost:${ports.provider}`;
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 async function bundleApp(name: AppName): Promise<string> {
@@ -69,7 +67,6 @@ function watchProvider(page: Page) {
   const requests: Request[] = [];
   page.on('request', (request) => {
     if (request.url().startsWith(provider)) requests.push(request);
-    if (process.env.BENCH_DEBUG && request.url().startsWith(provider)) console.log(request.resourceType(), request.method(), request.url().slice(0, 80));
   });
   const isToken = (request: Request) => new URL(request.url()).pathname === '/token';
   return {
@@ -89,11 +86,6 @@ async function signInAndReload(browser: Browser, name: AppName): Promise<Counts>
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
-    if (process.env.BENCH_DEBUG) {
-
-      page.on('pageerror', (e) => console.log('pageerror', e.message));
-
-    }
     const watch = watchProvider(page);
     const userName = page.getByTestId('user-name');
     await page.goto(`http://localhost:${apps[name].port}/`);
@@ -135,7 +127,7 @@ void job('requests', async (): Promise<RequestResults> => {
   }
   const names = Object.keys(apps) as AppName[];
   const devProvider = await startDevProvider({
-    port: providerPort,
+    port: ports.provider,
     quiet: true,
     clients: names.map((name) => ({
       client_id: `bench-${name}`,
@@ -154,15 +146,12 @@ void job('requests', async (): Promise<RequestResults> => {
   try {
     const scenarios = await runScenarios(
       Object.fromEntries(names.map((name) => [name, () => signInAndReload(browser, name)])),
-      iterations,
+      runs.requests,
     );
-    return { iterations, chromium: browser.version(), scenarios };
+    return { iterations: runs.requests, chromium: browser.version(), scenarios };
   } finally {
     await browser.close();
     for (const server of servers) server.close();
     await devProvider.stop();
   }
 });
-
-export const packageJson = (name: string): { version: string } =>
-  JSON.parse(readFileSync(join(benchDir, 'node_modules', name, 'package.json'), 'utf8'));

@@ -4,12 +4,11 @@ import type { AuthClientEnvironment, ChannelLike } from '@oidc-kit/react';
 import { InMemoryWebStorage, UserManager, WebStorageStateStore } from 'oidc-client-ts';
 import type { INavigator, UserManagerSettings } from 'oidc-client-ts';
 import { FakeProvider } from '../../../packages/react/test/support/FakeProvider';
+import { tokenDelay } from './settings';
 
 export { FakeProvider };
 
 export const appOrigin = 'http://localhost:3000';
-/** Milliseconds the fake token endpoint takes to answer: a short network round trip. */
-export const tokenDelay = 20;
 
 /** The provider's answers to refresh requests, as the token endpoint gave them. */
 export interface Observed {
