@@ -2,7 +2,7 @@
 // expired (each gets a 401); (b) three tabs sharing storage renewing at once. Counted at the fake
 // provider's token endpoint: refresh-token requests, and refusals for reuse (a rotated refresh
 // token sent twice: the provider revokes the whole grant, and the user is signed out).
-import { createElement } from 'react';
+import { createElement, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { InMemoryWebStorage } from 'oidc-client-ts';
 import type { User } from 'oidc-client-ts';
@@ -20,7 +20,6 @@ import { job } from '../support/job';
 import { calls, runs, tabCount } from '../support/settings';
 import { runScenarios } from '../support/stats';
 import type { Counts } from '../support/stats';
-
 
 function apiUrl(observed: Observed): string {
   return `${observed.provider.apiOrigin}/me`;
@@ -61,6 +60,13 @@ function authFetch(getAuth: () => AuthContextProps) {
   };
 }
 
+/** Hands the hook's value out, as an app's component would use it. */
+function Capture({ onAuth }: { onAuth: (auth: AuthContextProps) => void }) {
+  const auth = useAuth();
+  useEffect(() => onAuth(auth), [auth, onAuth]);
+  return null;
+}
+
 async function oidcContextCalls(): Promise<Counts> {
   const observed = startProvider();
   const { userManager, authorizeUrl } = createUserManager(observed.provider);
@@ -69,15 +75,14 @@ async function oidcContextCalls(): Promise<Counts> {
   const root = createRoot(container);
   try {
     history.replaceState(null, '', await authorizeUrl());
-    function Capture() {
-      auth = useAuth();
-      return null;
-    }
+    const capture = (value: AuthContextProps) => {
+      auth = value;
+    };
     root.render(
       createElement(
         OidcContextProvider,
         { userManager, onSigninCallback: () => history.replaceState({}, '', '/') },
-        createElement(Capture),
+        createElement(Capture, { onAuth: capture }),
       ),
     );
     await until(() => auth?.user != null, 'react-oidc-context to sign in');

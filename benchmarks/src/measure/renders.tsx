@@ -2,15 +2,13 @@
 // times; every render of those components after the first mount is counted. No StrictMode (it
 // renders each component twice) and no act(): React schedules and batches updates as it does in a
 // browser, and each renewal is followed by a pause in which React commits what it scheduled.
+import { Profiler, useEffect } from 'react';
 import type { ComponentType, ReactElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { Root } from 'react-dom/client';
 import { AuthProvider, useAuth, useAuthState, useUser } from '@oidc-kit/react';
 import type { AuthClient } from '@oidc-kit/react';
-import {
-  AuthProvider as OidcContextProvider,
-  useAuth as useOidcContext,
-} from 'react-oidc-context';
+import { AuthProvider as OidcContextProvider, useAuth as useOidcContext } from 'react-oidc-context';
 import type { AuthContextProps } from 'react-oidc-context';
 import { createUserManager, oidcKitTabs, startProvider, until } from '../support/fake';
 import { job } from '../support/job';
@@ -20,40 +18,50 @@ import type { Counts } from '../support/stats';
 
 const name = 'Alice Liddell';
 
-let renders = 0;
-
 function NameFromState() {
   const userName = useAuthState((state) => state.user?.profile.name);
-  renders += 1;
   return <span>{userName}</span>;
 }
 
 function NameFromUser() {
   const user = useUser();
-  renders += 1;
   return <span>{user?.name}</span>;
 }
 
 function NameFromUseAuth() {
   const { user } = useAuth();
-  renders += 1;
   return <span>{user?.profile.name}</span>;
 }
 
 function NameFromOidcContext() {
   const auth = useOidcContext();
-  renders += 1;
   return <span>{auth.user?.profile.name}</span>;
 }
+
+// React's own instrumentation: a Profiler around each reader reports every commit in which that
+// reader rendered (without StrictMode or interrupted renders, one per render).
+let renders = 0;
+const countRender = () => {
+  renders += 1;
+};
 
 function Readers({ Reader }: { Reader: ComponentType }) {
   return (
     <>
       {Array.from({ length: readers }, (_, index) => (
-        <Reader key={index} />
+        <Profiler key={index} id="reader" onRender={countRender}>
+          <Reader />
+        </Profiler>
       ))}
     </>
   );
+}
+
+/** Hands the hook's value out, as an app's component would use it. */
+function Capture({ onAuth }: { onAuth: (auth: AuthContextProps) => void }) {
+  const auth = useOidcContext();
+  useEffect(() => onAuth(auth), [auth, onAuth]);
+  return null;
 }
 
 let root: Root | undefined;
@@ -71,14 +79,14 @@ function unmount(): void {
   root = undefined;
 }
 
-function namesShown(): number {
+function namesShown(shown: string): number {
   return [...(container?.querySelectorAll('span') ?? [])].filter(
-    (span) => span.textContent === name,
+    (span) => span.textContent === shown,
   ).length;
 }
 
-async function allShowName(): Promise<void> {
-  await until(() => namesShown() === readers, 'every reader to show the name');
+async function allShowName(shown = name): Promise<void> {
+  await until(() => namesShown(shown) === readers, `every reader to show ${shown}`);
 }
 
 /** Lets React render and commit whatever the renewal scheduled. */
@@ -86,11 +94,22 @@ function settle(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 20));
 }
 
-async function oidcKit(Reader: ComponentType): Promise<Counts> {
+/**
+ * Ours. With `renamed`, the control: every renewal brings a new name, so every reader must
+ * re-render, which shows that the counting sees the renders there are.
+ */
+async function oidcKit(Reader: ComponentType, renamed = false): Promise<Counts> {
   const observed = startProvider();
   const tabs = oidcKitTabs(observed.provider);
   try {
     const client: AuthClient = await tabs.signIn();
+    let renames = 0;
+    if (renamed) {
+      observed.provider.options.idTokenClaims = (claims) => ({
+        ...claims,
+        name: `${name} ${(renames += 1)}`,
+      });
+    }
     mount(
       <AuthProvider client={client}>
         <Readers Reader={Reader} />
@@ -103,7 +122,7 @@ async function oidcKit(Reader: ComponentType): Promise<Counts> {
       await client.renew();
       await settle();
     }
-    await allShowName();
+    await allShowName(renamed ? `${name} ${renewals}` : name);
     return { renders, refreshes: observed.refreshes() - before };
   } finally {
     unmount();
@@ -115,10 +134,9 @@ async function oidcContext(renew: 'userManager' | 'hook'): Promise<Counts> {
   const observed = startProvider();
   const { userManager, authorizeUrl } = createUserManager(observed.provider);
   let auth: AuthContextProps | undefined;
-  function Capture() {
-    auth = useOidcContext();
-    return null;
-  }
+  const capture = (value: AuthContextProps) => {
+    auth = value;
+  };
   try {
     // The page lands on the callback; react-oidc-context's provider processes it on mount.
     history.replaceState(null, '', await authorizeUrl());
@@ -127,7 +145,7 @@ async function oidcContext(renew: 'userManager' | 'hook'): Promise<Counts> {
         userManager={userManager}
         onSigninCallback={() => history.replaceState({}, '', '/')}
       >
-        <Capture />
+        <Capture onAuth={capture} />
         <Readers Reader={NameFromOidcContext} />
       </OidcContextProvider>,
     );
@@ -161,6 +179,8 @@ void job('renders', async (): Promise<RenderResults> => {
       'oidc-kit useAuthState(name)': () => oidcKit(NameFromState),
       'oidc-kit useUser()': () => oidcKit(NameFromUser),
       'oidc-kit useAuth()': () => oidcKit(NameFromUseAuth),
+      'control: oidc-kit useAuthState(name), a new name on every renewal': () =>
+        oidcKit(NameFromState, true),
       'react-oidc-context useAuth(), automatic renewal': () => oidcContext('userManager'),
       'react-oidc-context useAuth(), auth.signinSilent()': () => oidcContext('hook'),
     },
@@ -169,6 +189,12 @@ void job('renders', async (): Promise<RenderResults> => {
   for (const [scenario, result] of Object.entries(scenarios)) {
     if (result.runs.some((run) => run.refreshes !== renewals)) {
       throw new Error(`${scenario}: not every renewal reached the provider`);
+    }
+    if (
+      scenario.startsWith('control') &&
+      result.runs.some((run) => run.renders !== readers * renewals)
+    ) {
+      throw new Error(`${scenario}: the counting missed renders (${JSON.stringify(result.runs)})`);
     }
   }
   return { readers, renewals, iterations: runs.renders, scenarios };

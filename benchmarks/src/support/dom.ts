@@ -22,7 +22,9 @@ for (const key of keys) {
   if (key in target || key.startsWith('_') || key === 'constructor') continue;
   const value = window[key];
   target[key] =
-    typeof value === 'function' && !/^[A-Z]/.test(key) ? (value as () => unknown).bind(dom.window) : value;
+    typeof value === 'function' && !/^[A-Z]/.test(key)
+      ? (value as () => unknown).bind(dom.window)
+      : value;
 }
 // Listeners on the global object are the window's (AuthClient listens for `pageshow`).
 for (const key of ['addEventListener', 'removeEventListener', 'dispatchEvent']) {

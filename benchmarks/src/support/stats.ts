@@ -66,7 +66,7 @@ export async function runScenarios(
       name: task.name,
       runs: taskRuns,
       median: summarise(taskRuns),
-      runMs: 'latency' in result ? result.latency.p50 ?? Number.NaN : Number.NaN,
+      runMs: 'latency' in result ? (result.latency.p50 ?? Number.NaN) : Number.NaN,
     };
   }
   return results;
