@@ -389,14 +389,30 @@ ${runsSection('Refresh de-duplication', refresh?.scenarios)}
 ${runsSection('Requests', requests?.scenarios)}`;
 
   const prettier = await import('prettier');
+  const readmePath = join(benchDir, '..', 'README.md');
+  const readme = readFileSync(readmePath, 'utf8');
+  const [start, end] = ['<!-- bench:table:start -->', '<!-- bench:table:end -->'];
+  const readmeBlock = `${start}\n\n${markdownTable}\n\n${legend(renders).split('\n\n')[0]}\n\n${end}`;
   const resultsPath = join(benchDir, 'results.md');
   const options = { ...(await prettier.resolveConfig(resultsPath)), filepath: resultsPath };
   const printedTable = await prettier.format(`${markdownTable}\n\n${legend(renders)}\n`, options);
   process.stdout.write(`\n${printedTable}\n`);
   if (failed.length === 0) {
     writeFileSync(resultsPath, await prettier.format(results, options));
+    // The root README's "How it compares" shows the same table, between its markers.
+    const from = readme.indexOf(start);
+    const to = readme.indexOf(end);
+    if (from !== -1 && to > from) {
+      const updated = `${readme.slice(0, from)}${readmeBlock}${readme.slice(to + end.length)}`;
+      writeFileSync(
+        readmePath,
+        await prettier.format(updated, { ...options, filepath: readmePath }),
+      );
+    }
     const seconds = ((Date.now() - started) / 1000).toFixed(0);
-    process.stdout.write(`Written to benchmarks/results.md (${seconds} s).\n`);
+    process.stdout.write(
+      `Written to benchmarks/results.md and the README's table (${seconds} s).\n`,
+    );
   } else {
     process.stdout.write(`results.md not written: ${failed.join(', ')} failed.\n`);
     process.exitCode = 1;
