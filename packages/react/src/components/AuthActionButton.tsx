@@ -13,34 +13,36 @@ export interface AuthActionButtonProps extends ButtonHTMLAttributes<HTMLButtonEl
 }
 
 /** A `<button type="button">` (or, with `asChild`, your element) that runs an auth action. */
-export const AuthActionButton = forwardRef<HTMLButtonElement, AuthActionButtonProps>(
-  function AuthActionButton(
-    { asChild = false, action, pending, defaultLabel, onClick, children, disabled, ...props },
-    ref,
-  ) {
-    const [running, setRunning] = useState(false);
-    const busy = running || pending;
+// Pure: dropped from bundles that use neither button.
+export const AuthActionButton = /* @__PURE__ */ forwardRef<
+  HTMLButtonElement,
+  AuthActionButtonProps
+>(function AuthActionButton(
+  { asChild = false, action, pending, defaultLabel, onClick, children, disabled, ...props },
+  ref,
+) {
+  const [running, setRunning] = useState(false);
+  const busy = running || pending;
 
-    const handleClick = (event: MouseEvent<HTMLButtonElement>) => {
-      // The caller's handler runs first and may cancel ours (Radix-style composition).
-      onClick?.(event);
-      if (event.defaultPrevented || busy) return;
-      setRunning(true);
-      void action().finally(() => setRunning(false));
-    };
+  const handleClick = (event: MouseEvent<HTMLButtonElement>) => {
+    // The caller's handler runs first and may cancel ours (Radix-style composition).
+    onClick?.(event);
+    if (event.defaultPrevented || busy) return;
+    setRunning(true);
+    void action().finally(() => setRunning(false));
+  };
 
-    const shared = { ...props, 'aria-busy': busy || undefined, onClick: handleClick };
-    if (asChild) {
-      return (
-        <Slot {...shared} aria-disabled={busy || disabled || undefined} ref={ref as never}>
-          {children}
-        </Slot>
-      );
-    }
+  const shared = { ...props, 'aria-busy': busy || undefined, onClick: handleClick };
+  if (asChild) {
     return (
-      <button type="button" {...shared} disabled={busy || disabled} ref={ref}>
-        {children ?? defaultLabel}
-      </button>
+      <Slot {...shared} aria-disabled={busy || disabled || undefined} ref={ref as never}>
+        {children}
+      </Slot>
     );
-  },
-);
+  }
+  return (
+    <button type="button" {...shared} disabled={busy || disabled} ref={ref}>
+      {children ?? defaultLabel}
+    </button>
+  );
+});

@@ -24,19 +24,22 @@ export interface SignInButtonProps extends ButtonHTMLAttributes<HTMLButtonElemen
  * @example
  * <SignInButton returnTo="/dashboard">Sign in to continue</SignInButton>
  */
-export const SignInButton = forwardRef<HTMLButtonElement, SignInButtonProps>(function SignInButton(
-  { returnTo, popup, authorizeParams, ...props },
-  ref,
-) {
-  const client = useAuthClient('SignInButton');
-  const signingIn = useSelectedAuthState('SignInButton', (state) => state.status === 'signing-in');
-  return (
-    <AuthActionButton
-      {...props}
-      ref={ref}
-      pending={signingIn}
-      defaultLabel="Sign in"
-      action={() => client.signIn({ ...authorizeParams, returnTo, popup })}
-    />
-  );
-});
+// Pure: an app that does not use it drops it from its bundle.
+export const SignInButton = /* @__PURE__ */ forwardRef<HTMLButtonElement, SignInButtonProps>(
+  function SignInButton({ returnTo, popup, authorizeParams, ...props }, ref) {
+    const client = useAuthClient('SignInButton');
+    const signingIn = useSelectedAuthState(
+      'SignInButton',
+      (state) => state.status === 'signing-in',
+    );
+    return (
+      <AuthActionButton
+        {...props}
+        ref={ref}
+        pending={signingIn}
+        defaultLabel="Sign in"
+        action={() => client.signIn({ ...authorizeParams, returnTo, popup })}
+      />
+    );
+  },
+);

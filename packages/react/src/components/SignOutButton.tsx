@@ -19,7 +19,8 @@ export interface SignOutButtonProps
  * @example
  * <SignOutButton revokeTokens />
  */
-export const SignOutButton = forwardRef<HTMLButtonElement, SignOutButtonProps>(
+// Pure: an app that does not use it drops it from its bundle.
+export const SignOutButton = /* @__PURE__ */ forwardRef<HTMLButtonElement, SignOutButtonProps>(
   function SignOutButton({ revokeTokens, redirect, ...props }, ref) {
     const client = useAuthClient('SignOutButton');
     const signingOut = useSelectedAuthState(

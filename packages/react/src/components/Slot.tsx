@@ -33,15 +33,17 @@ function mergeProps(ours: AnyProps, theirs: AnyProps): AnyProps {
 }
 
 /** Renders its only child with these props merged in (for `asChild`). */
-export const Slot = forwardRef<HTMLElement, HTMLAttributes<HTMLElement> & { children?: ReactNode }>(
-  function Slot({ children, ...props }, ref) {
-    const child = Children.only(children);
-    if (!isValidElement<AnyProps>(child)) return null;
-    const childRef = (child.props.ref ?? (child as unknown as { ref?: Ref<HTMLElement> }).ref) as
-      Ref<HTMLElement> | undefined;
-    return cloneElement(child, {
-      ...mergeProps(props as AnyProps, child.props),
-      ref: composeRefs(ref, childRef),
-    });
-  },
-);
+// Pure: dropped from bundles that use neither button.
+export const Slot = /* @__PURE__ */ forwardRef<
+  HTMLElement,
+  HTMLAttributes<HTMLElement> & { children?: ReactNode }
+>(function Slot({ children, ...props }, ref) {
+  const child = Children.only(children);
+  if (!isValidElement<AnyProps>(child)) return null;
+  const childRef = (child.props.ref ?? (child as unknown as { ref?: Ref<HTMLElement> }).ref) as
+    Ref<HTMLElement> | undefined;
+  return cloneElement(child, {
+    ...mergeProps(props as AnyProps, child.props),
+    ref: composeRefs(ref, childRef),
+  });
+});

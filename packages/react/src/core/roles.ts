@@ -40,6 +40,12 @@ function unique(values: string[]): string[] {
   return [...new Set(values)];
 }
 
+/** A claim by dotted path, e.g. `roles` or `app_metadata.roles`. A string is split on spaces or commas. */
+function claimReader(path: string): RoleReader {
+  const keys = path.split('.');
+  return fromClaims((claims) => strings(at(claims, keys)));
+}
+
 /**
  * Role readers for common providers, for the `roles` option. Each reads the ID token's claims,
  * and the access token's when it is a JWT and the ID token has none.
@@ -49,10 +55,7 @@ function unique(values: string[]): string[] {
  */
 export const roleReaders = {
   /** A claim by dotted path, e.g. `roles` or `app_metadata.roles`. A string is split on spaces or commas. */
-  claim(path: string): RoleReader {
-    const keys = path.split('.');
-    return fromClaims((claims) => strings(at(claims, keys)));
-  },
+  claim: claimReader,
   /** Keycloak: realm roles (`realm_access.roles`) and, with `clientId`, that client's roles. */
   keycloak(options: { clientId?: string } = {}): RoleReader {
     return fromClaims((claims) =>
@@ -82,5 +85,8 @@ export const roleReaders = {
   },
 } as const;
 
-/** The default reader: a plain `roles` claim. */
-export const defaultRoleReader: RoleReader = /* @__PURE__ */ roleReaders.claim('roles');
+/**
+ * The default reader: a plain `roles` claim. Built without `roleReaders`, so that an app using the
+ * default does not bundle the other providers' readers.
+ */
+export const defaultRoleReader: RoleReader = /* @__PURE__ */ claimReader('roles');

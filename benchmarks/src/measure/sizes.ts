@@ -1,0 +1,126 @@
+// Row 1: bundle sizes. esbuild (bundle, minify, ESM, browser) with react, react-dom and
+// react-router external, gzip level 9. Builds are deterministic: one build is its own median.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import type { Metafile } from 'esbuild';
+import { job } from '../support/job';
+import { benchDir, outDir } from '../support/paths';
+
+/** Bytes of one build: what the page loads up front, and what it may load later (dynamic imports). */
+export interface Size {
+  min: number;
+  gzip: number;
+  lazyMin: number;
+  lazyGzip: number;
+  /** What the build imports from oidc-client-ts, when it leaves it external. */
+  oidcImports: string[];
+}
+
+export interface SizeResults {
+  esbuild: string;
+  builds: Record<string, Size>;
+}
+
+const appExternals = ['react', 'react-dom', 'react-router', 'react/jsx-runtime'];
+const entriesDir = join(outDir, 'size-entries');
+
+function entryFile(name: string, contents: string): string {
+  mkdirSync(entriesDir, { recursive: true });
+  const path = join(entriesDir, `${name}.ts`);
+  writeFileSync(path, contents);
+  return path;
+}
+
+async function measure(entry: string, oidcExternal: boolean): Promise<Size> {
+  const result = await build({
+    absWorkingDir: benchDir,
+    entryPoints: [entry],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    // Dynamic imports become chunks of their own, as an app's bundler (Vite, webpack) makes them.
+    splitting: true,
+    outdir: join(outDir, 'size-build'),
+    write: false,
+    metafile: true,
+    jsx: 'automatic',
+    external: oidcExternal ? [...appExternals, 'oidc-client-ts'] : appExternals,
+    define: {
+      'process.env.NODE_ENV': '"production"',
+      __OIDC_AUTHORITY__: '"https://login.example.com"',
+      __OIDC_CLIENT_ID__: '"web"',
+    },
+    logLevel: 'silent',
+  });
+  const files = new Map(result.outputFiles.map((file) => [relative(benchDir, file.path), file]));
+  const outputs: Metafile['outputs'] = result.metafile.outputs;
+  const entryOutput = Object.keys(outputs).find((path) => outputs[path]?.entryPoint !== undefined);
+  if (entryOutput === undefined) throw new Error(`no entry output for ${entry}`);
+  // The entry chunk and the chunks it imports statically load up front; the rest on demand.
+  const upFront = new Set<string>();
+  const visit = (path: string) => {
+    if (upFront.has(path)) return;
+    upFront.add(path);
+    for (const dependency of outputs[path]?.imports ?? []) {
+      if (dependency.kind === 'import-statement' && dependency.external !== true) {
+        visit(dependency.path);
+      }
+    }
+  };
+  visit(entryOutput);
+  const size: Size = { min: 0, gzip: 0, lazyMin: 0, lazyGzip: 0, oidcImports: [] };
+  for (const [path, file] of files) {
+    if (!path.endsWith('.js')) continue;
+    const min = file.contents.byteLength;
+    const gzip = gzipSync(file.contents, { level: 9 }).byteLength;
+    if (upFront.has(path)) {
+      size.min += min;
+      size.gzip += gzip;
+    } else {
+      size.lazyMin += min;
+      size.lazyGzip += gzip;
+    }
+    for (const match of file.text.matchAll(/import\s*\{([^}]*)\}\s*from\s*"oidc-client-ts"/g)) {
+      for (const binding of (match[1] ?? '').split(',')) {
+        const name = binding.trim().split(/\s+as\s+/)[0];
+        if (name) size.oidcImports.push(name);
+      }
+    }
+  }
+  size.oidcImports = [...new Set(size.oidcImports)].sort();
+  return size;
+}
+
+async function measureSizes(): Promise<SizeResults> {
+  const { version } = await import('esbuild');
+  const entries = {
+    'oidc-kit typical': join(benchDir, 'src/apps/oidc-kit.tsx'),
+    'oidc-kit everything': entryFile('oidc-kit-everything', "export * from '@oidc-kit/react';\n"),
+    'react-oidc-context typical': join(benchDir, 'src/apps/react-oidc-context.tsx'),
+    'react-oidc-context everything': entryFile(
+      'react-oidc-context-everything',
+      "export * from 'react-oidc-context';\n",
+    ),
+  };
+  const builds: Record<string, Size> = {};
+  for (const [name, entry] of Object.entries(entries)) {
+    const external = await measure(entry, true);
+    builds[`${name}, oidc-client-ts external`] = external;
+    builds[`${name}, oidc-client-ts bundled`] = await measure(entry, false);
+    // The part of oidc-client-ts this build uses, bundled alone the same way: the baseline that
+    // "over oidc-client-ts" subtracts.
+    const names = external.oidcImports;
+    const baseline = entryFile(
+      `oidc-client-ts-for-${name.replace(/\W+/g, '-')}`,
+      `export { ${names.join(', ')} } from 'oidc-client-ts';\n`,
+    );
+    builds[`oidc-client-ts alone, what ${name} imports`] = await measure(baseline, false);
+  }
+  return { esbuild: version, builds };
+}
+
+void job('sizes', measureSizes);
