@@ -10,7 +10,9 @@ export default defineConfig({
   dts: true,
   clean: true,
   target: 'es2022',
-  platform: 'browser',
+  // Not 'browser': esbuild would then hard-code process.env.NODE_ENV as "development", and the
+  // app's own bundler must decide it.
+  platform: 'neutral',
   sourcemap: true,
   // The subpath entries import the main entry by name, so an app holds one copy of the React
   // context whichever entries it uses.

@@ -85,3 +85,12 @@ test('the main and testing entries never import react-router (an optional peer)'
   const routerEntry = readFileSync(require.resolve('@oidc-kit/react/react-router'), 'utf8');
   expect(routerEntry).toMatch(/require\("react-router"\)/);
 });
+
+test('development checks are left to the app’s bundler (process.env.NODE_ENV is not baked in)', () => {
+  for (const file of [
+    require.resolve('@oidc-kit/react'),
+    require.resolve('@oidc-kit/react').replace(/\.cjs$/, '.js'),
+  ]) {
+    expect(readFileSync(file, 'utf8')).toContain('process.env.NODE_ENV !== "production"');
+  }
+});
