@@ -132,6 +132,8 @@ export function createUserManager(
       authority: provider.issuer,
       client_id: 'app',
       redirect_uri: `${appOrigin}/callback`,
+      // As the typical app sets it (oidc-client-ts asks for `openid` alone by default).
+      scope: 'openid profile email',
       ...settings,
     },
     capturingNavigator(redirects),
