@@ -10,7 +10,7 @@ const router = createBrowserRouter(routes);
 
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
-    <AuthProvider client={auth} navigate={(path) => void router.navigate(path, { replace: true })}>
+    <AuthProvider client={auth}>
       <RouterProvider router={router} />
     </AuthProvider>
   </StrictMode>,

@@ -12,21 +12,23 @@ import type { AuthContextValue } from './authContext';
 /** Props of {@link AuthProvider}: a configuration, or a client you created. */
 export type AuthProviderProps = {
   children?: ReactNode;
-  /**
-   * Moves the app to the return path after sign-in, e.g. your router's `navigate(path, { replace:
-   * true })`. Default: `history.replaceState` plus a `popstate` event.
-   */
-  navigate?: (path: string) => void;
 } & (
   | {
       /** oidc-client-ts settings and oidc-kit's options; read once, when the provider mounts. */
       config: AuthClientConfig;
       client?: never;
+      /**
+       * Moves the app to the return path after sign-in, e.g. your router's `navigate(path, {
+       * replace: true })`. Default: `history.replaceState` plus a `popstate` event.
+       */
+      navigate?: (path: string) => void;
     }
   | {
       /** A ready client, e.g. one created outside React to use in route loaders. */
       client: AuthClient;
       config?: never;
+      /** A client you created navigates as its own environment says: `new AuthClient(config, { navigate })`. */
+      navigate?: never;
     }
 );
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { AuthErrorMessage, AuthPending, useAuth } from '@oidc-kit/react';
 
 /** Props of {@link AuthCallback}. */
@@ -10,10 +10,20 @@ export interface AuthCallbackProps {
   home?: string;
 }
 
+/** The parameters an authorization response brings back (RFC 6749 §4.1.2). */
+const responseParameters = ['code', 'error', 'state'];
+
+function carriesResponse(search: string, hash: string): boolean {
+  const query = new URLSearchParams(search);
+  const fragment = new URLSearchParams(hash.replace(/^#/, ''));
+  return responseParameters.some((name) => query.has(name) || fragment.has(name));
+}
+
 /**
  * The element for the `redirect_uri` route. `AuthProvider` processes the callback and then moves
- * the app to the return path (React Router follows); meanwhile this shows progress, a failed
- * sign-in with "Try again", or, opened with no sign-in to finish, a link home.
+ * the app to the return path (React Router follows); until the route changes this shows progress,
+ * whatever the outcome, and the page the user returns to explains a failure. Opened with no
+ * sign-in response to finish, it shows the current error with "Try again", or a link home.
  *
  * @example
  * { path: '/callback', element: <AuthCallback /> }
@@ -23,6 +33,9 @@ export function AuthCallback({
   home = '/',
 }: AuthCallbackProps): ReactNode {
   const { status, error, signIn } = useAuth();
+  const { search, hash } = useLocation();
+  // The router still shows the response's address: the client is on its way to the return path.
+  if (carriesResponse(search, hash)) return fallback;
   if (status === 'error' && error !== null) {
     return <AuthErrorMessage error={error} retry={() => void signIn({ returnTo: home })} />;
   }
