@@ -62,3 +62,42 @@ test('10. exactly one token request per sign-in, and none on a reload with a val
   await page.waitForTimeout(300);
   expect(provider.requests.map((request) => request.url())).toEqual([]);
 });
+
+test('sign in in a popup: the page stays put, the popup closes itself, one code exchange', async ({
+  page,
+}) => {
+  const problems = watchConsole(page);
+  const provider = watchProvider(page);
+  await page.goto('/');
+  await page.evaluate(() => Object.assign(window, { e2eMarker: 'this page' }));
+  const opening = page.waitForEvent('popup');
+  await page.getByRole('button', { name: 'Sign in in a popup' }).click();
+  const popup = await opening;
+  const popupProblems = watchConsole(popup);
+  await logIn(popup, 'alice');
+  await expect.poll(() => popup.isClosed()).toBe(true);
+  await expect(page.getByTestId('user-name')).toHaveText('Alice Liddell');
+  await expect(page).toHaveURL(`${e2e.app}/`);
+  // The same document: no reload, no redirect of this page.
+  expect(await page.evaluate(() => (window as { e2eMarker?: string }).e2eMarker)).toBe('this page');
+  expect(provider.codeExchanges()).toBe(1);
+  await navLink(page, 'Dashboard').click();
+  await expect(page.getByTestId('api-sub')).toHaveText('alice');
+  expect(problems).toEqual([]);
+  expect(popupProblems).toEqual([]);
+});
+
+test('closing the sign-in popup leaves the page signed out, with a way to try again', async ({
+  page,
+}) => {
+  await page.goto('/');
+  const opening = page.waitForEvent('popup');
+  await page.getByRole('button', { name: 'Sign in in a popup' }).click();
+  const popup = await opening;
+  await expect(popup).toHaveURL(new RegExp(`^${e2e.provider}/`));
+  await popup.close();
+  await expect(page.getByRole('alert')).toContainText('closed');
+  await expect(headerSignIn(page)).toBeEnabled();
+  await expect(page).toHaveURL(`${e2e.app}/`);
+  await snap(page, 'popup-closed');
+});

@@ -13,9 +13,15 @@ export function HomePage() {
           an API with your access token, and see what your roles let you open.
         </p>
         <SignedOut>
-          <SignInButton className="button large" returnTo="/dashboard">
-            Sign in to get started
-          </SignInButton>
+          <div className="hero-actions">
+            <SignInButton className="button large" returnTo="/dashboard">
+              Sign in to get started
+            </SignInButton>
+            {/* The page stays as it is; the provider's login opens in a popup window. */}
+            <SignInButton className="button large secondary" popup>
+              Sign in in a popup
+            </SignInButton>
+          </div>
         </SignedOut>
         <SignedIn>
           <p>

@@ -76,6 +76,19 @@ describe('the header', () => {
 });
 
 describe('pages', () => {
+  test('the home page offers sign-in by redirect and in a popup', async () => {
+    for (const [name, options] of [
+      ['Sign in to get started', { returnTo: '/dashboard', popup: undefined }],
+      ['Sign in in a popup', { returnTo: undefined, popup: true }],
+    ] as const) {
+      const auth = createMockAuthClient({ state: 'unauthenticated' });
+      const { unmount } = renderAt('/', auth, <HomePage />);
+      await userEvent.click(screen.getByRole('button', { name }));
+      expect(auth.signIn.calls).toEqual([[options]]);
+      unmount();
+    }
+  });
+
   test('the dashboard shows what the API answered', async () => {
     const fetch = vi.fn(async () =>
       Response.json({

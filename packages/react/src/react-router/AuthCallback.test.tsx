@@ -31,6 +31,22 @@ describe('AuthCallback', () => {
     expect(auth.signIn.calls).toEqual([[{ returnTo: '/start' }]]);
   });
 
+  test.each([
+    ['/callback?error=access_denied&state=abc', 'error'],
+    ['/callback?code=xyz&state=abc', 'authenticated'],
+    ['/callback#code=xyz&state=abc', 'unauthenticated'],
+  ] as const)('on %s, shows progress even once %s: the client is moving on', (entry, state) => {
+    render(
+      <MockAuthProvider state={state}>
+        <MemoryRouter initialEntries={[entry]}>
+          <AuthCallback />
+        </MemoryRouter>
+      </MockAuthProvider>,
+    );
+    expect(screen.getByRole('status').textContent).toBe('Checking your session…');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   test('with nothing to finish, offers a link home', () => {
     render(
       <MockAuthProvider user={createTestUser()}>

@@ -10,14 +10,8 @@ export interface AuthCallbackProps {
   home?: string;
 }
 
-/** The parameters an authorization response brings back (RFC 6749 §4.1.2). */
-const responseParameters = ['code', 'error', 'state'];
-
-function carriesResponse(search: string, hash: string): boolean {
-  const query = new URLSearchParams(search);
-  const fragment = new URLSearchParams(hash.replace(/^#/, ''));
-  return responseParameters.some((name) => query.has(name) || fragment.has(name));
-}
+/** An authorization response's parameters (RFC 6749 §4.1.2), in the query or the fragment. */
+const responseParameter = /[?&#](?:code|state|error)=/;
 
 /**
  * The element for the `redirect_uri` route. `AuthProvider` processes the callback and then moves
@@ -35,7 +29,7 @@ export function AuthCallback({
   const { status, error, signIn } = useAuth();
   const { search, hash } = useLocation();
   // The router still shows the response's address: the client is on its way to the return path.
-  if (carriesResponse(search, hash)) return fallback;
+  if (responseParameter.test(search + hash)) return fallback;
   if (status === 'error' && error !== null) {
     return <AuthErrorMessage error={error} retry={() => void signIn({ returnTo: home })} />;
   }
