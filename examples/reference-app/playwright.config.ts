@@ -1,13 +1,6 @@
-import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
+import { chromiumLaunchOptions } from '@oidc-kit/test-chromium';
 import { e2e } from './e2e/stack';
-
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(executablePath)) {
-  throw new Error(
-    `No Chromium at ${executablePath}. Install one (Debian/Ubuntu: apt-get install chromium; macOS: brew install --cask chromium; Windows: winget install Hibbiki.Chromium) or set CHROMIUM_PATH.`,
-  );
-}
 
 // The whole chain, on ports of its own so that `npm run dev` may run beside it: the dev provider
 // with 10-second access tokens, the reference API, and a production build of the app.
@@ -19,19 +12,7 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL: e2e.app,
-    launchOptions: {
-      executablePath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: chromiumLaunchOptions(),
   },
   webServer: [
     {

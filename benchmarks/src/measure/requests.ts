@@ -2,10 +2,10 @@
 // the dev provider (a real OpenID Provider). Both libraries run the typical app entry of row 1,
 // bundled for production, each on its own origin; Playwright counts every request the page sends
 // to the provider, as the reference app's end-to-end test 10 does.
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { startDevProvider } from '@oidc-kit/dev-provider';
+import { chromiumLaunchOptions } from '@oidc-kit/test-chromium';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import type { Browser, Page, Request } from 'playwright-core';
@@ -21,7 +21,6 @@ const apps = {
 } as const;
 type AppName = keyof typeof apps;
 const provider = `http://localhost:${ports.provider}`;
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 async function bundleApp(name: AppName): Promise<string> {
   const result = await build({
@@ -122,9 +121,7 @@ export interface RequestResults {
 }
 
 void job('requests', async (): Promise<RequestResults> => {
-  if (!existsSync(executablePath)) {
-    throw new Error(`No Chromium at ${executablePath}: install one or set CHROMIUM_PATH.`);
-  }
+  const launchOptions = chromiumLaunchOptions();
   const names = Object.keys(apps) as AppName[];
   const devProvider = await startDevProvider({
     port: ports.provider,
@@ -139,10 +136,7 @@ void job('requests', async (): Promise<RequestResults> => {
   const servers = await Promise.all(
     names.map(async (name) => serve(apps[name].port, await bundleApp(name))),
   );
-  const browser = await chromium.launch({
-    executablePath,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync'],
-  });
+  const browser = await chromium.launch(launchOptions);
   try {
     const scenarios = await runScenarios(
       Object.fromEntries(names.map((name) => [name, () => signInAndReload(browser, name)])),

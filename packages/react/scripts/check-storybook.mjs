@@ -7,20 +7,15 @@ import { createRequire } from 'node:module';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { chromiumLaunchOptions } from '@oidc-kit/test-chromium';
 
 const root = fileURLToPath(new URL('../storybook-static/', import.meta.url));
 const shots = fileURLToPath(new URL('../screenshots/storybook/', import.meta.url));
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const browserPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+const launchOptions = chromiumLaunchOptions(); // throws, saying how to install one, when missing
 if (!existsSync(join(root, 'index.json'))) {
   console.error('storybook-static/ is missing: run `npm run build-storybook` first.');
-  process.exit(1);
-}
-if (!existsSync(browserPath)) {
-  console.error(
-    `No Chromium at ${browserPath}. Install one (Debian/Ubuntu: apt-get install chromium; macOS: brew install --cask chromium) or set CHROMIUM_PATH.`,
-  );
   process.exit(1);
 }
 
@@ -51,19 +46,7 @@ const index = JSON.parse(readFileSync(join(root, 'index.json'), 'utf8'));
 const stories = Object.values(index.entries).filter((entry) => entry.type === 'story');
 mkdirSync(shots, { recursive: true });
 
-const browser = await chromium.launch({
-  executablePath: browserPath,
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await chromium.launch(launchOptions);
 const failures = [];
 try {
   const page = await browser.newPage({ viewport: { width: 720, height: 360 } });
