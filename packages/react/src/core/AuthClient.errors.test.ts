@@ -121,6 +121,47 @@ describe('every ID-token check fails on its own, and nothing is stored', () => {
     expect(client.getSnapshot().status).toBe('authenticated');
   });
 
+  test.each([
+    [
+      'a wrong iss is refused in the popup window; nothing reaches the opener',
+      'https://evil.example',
+    ],
+    ['the right iss is handed to the opener', null],
+  ])('callback_iss (RFC 9207) in a popup: %s', async (_, forged) => {
+    harness = createHarness({ issParameter: true });
+    const starter = harness.createClient();
+    const popup = {
+      closed: false,
+      focus: () => undefined,
+      close: () => undefined,
+      location: { replace: vi.fn() },
+    };
+    vi.spyOn(window, 'open').mockReturnValue(popup as unknown as Window);
+    const signingIn = starter.signIn({ popup: true });
+    await vi.waitFor(() => expect(popup.location.replace).toHaveBeenCalled());
+    const callback = new URL(harness.provider.authorize(popup.location.replace.mock.calls[0]?.[0]));
+    if (forged !== null) callback.searchParams.set('iss', forged);
+
+    // The popup window loads the app on the callback URL; its client hands the response over.
+    const opener = { postMessage: vi.fn() };
+    vi.stubGlobal('opener', opener);
+    history.replaceState(null, '', callback.toString());
+    const inPopup = harness.createClient({ storage: newStorage() });
+    await inPopup.start();
+    if (forged === null) {
+      expect(opener.postMessage).toHaveBeenCalledWith(
+        expect.objectContaining({ url: callback.toString() }),
+        location.origin,
+      );
+    } else {
+      expect(inPopup.getSnapshot().error?.check).toBe('callback_iss');
+      expect(opener.postMessage).not.toHaveBeenCalled();
+    }
+    expect(harness.provider.count('token')).toBe(0);
+    popup.closed = true;
+    await signingIn;
+  });
+
   test('the discovered issuer must equal the configured authority (config_invalid)', async () => {
     harness = createHarness({ discoveredIssuer: 'https://id.example.test/' });
     const client = harness.createClient();
