@@ -1,6 +1,6 @@
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
+export default defineConfig((options) => ({
   entry: {
     index: 'src/index.ts',
     'testing/index': 'src/testing/index.ts',
@@ -8,7 +8,8 @@ export default defineConfig({
   },
   format: ['esm', 'cjs'],
   dts: true,
-  clean: true,
+  // `npm run dev` builds first, then watches: keep dist/ while the app's dev server reads it.
+  clean: !options.watch,
   target: 'es2022',
   // Not 'browser': esbuild would then hard-code process.env.NODE_ENV as "development", and the
   // app's own bundler must decide it.
@@ -19,4 +20,4 @@ export default defineConfig({
   external: ['@oidc-kit/react', 'react', 'react-dom', 'oidc-client-ts', 'react-router', 'jose'],
   // esbuild drops module-level directives when bundling; every entry renders or holds React state.
   banner: { js: "'use client';" },
-});
+}));

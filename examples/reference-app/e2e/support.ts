@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { expect } from '@playwright/test';
 import type { Page, Request } from '@playwright/test';
+import { axeViolations } from '@oidc-kit/test-chromium';
 import { e2e } from './stack';
 
 /** Records the requests a page sends to the provider. */
@@ -61,10 +62,14 @@ export async function signInFromHeader(page: Page, username: string, name: strin
   await expect(page.getByTestId('user-name')).toHaveText(name);
 }
 
-/** Saves a screenshot to screenshots/e2e/ (git-ignored), for people to look at. */
+/**
+ * Saves a screenshot to screenshots/e2e/ (git-ignored), for people to look at, and checks the
+ * page with axe-core (WCAG 2.2 A/AA, colour contrast included): every page shown passes.
+ */
 export async function snap(page: Page, name: string) {
   mkdirSync('screenshots/e2e', { recursive: true });
   await page.screenshot({ path: `screenshots/e2e/${name}.png`, fullPage: true });
+  expect(await axeViolations(page), `accessibility of ${name}`).toEqual([]);
 }
 
 /** A link in the header's main navigation. */

@@ -20,7 +20,7 @@ button { font: inherit; padding: 0.5rem 1rem; border-radius: 0.25rem; border: 1p
 button.primary { background: #1d4ed8; border-color: #1d4ed8; color: #fff; }
 :focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
 [role="alert"] { color: #b91c1c; border-left: 4px solid #b91c1c; padding-left: 0.5rem; font-weight: 600; }
-.hint, .footer { font-size: 0.875rem; color: GrayText; }
+.hint, .footer { font-size: 0.875rem; color: light-dark(#4b5563, #b0b7c3); }
 dt { font-weight: 600; } dd { margin: 0 0 0.5rem; overflow-wrap: anywhere; }
 `;
 

@@ -3,15 +3,13 @@
 // screenshots/storybook/ (git-ignored) for people to look at.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { chromiumLaunchOptions } from '@oidc-kit/test-chromium';
+import { axeViolations, chromiumLaunchOptions } from '@oidc-kit/test-chromium';
 
 const root = fileURLToPath(new URL('../storybook-static/', import.meta.url));
 const shots = fileURLToPath(new URL('../screenshots/storybook/', import.meta.url));
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 const launchOptions = chromiumLaunchOptions(); // throws, saying how to install one, when missing
 if (!existsSync(join(root, 'index.json'))) {
@@ -75,13 +73,7 @@ try {
       .catch(() => undefined);
     const html = await page.locator('#storybook-root').innerHTML();
     await page.screenshot({ path: join(shots, `${story.id}.png`) });
-    await page.addScriptTag({ path: axePath });
-    const violations = await page.evaluate(async () => {
-      const result = await globalThis.axe.run('#storybook-root', {
-        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
-      });
-      return result.violations.map((violation) => `${violation.id}: ${violation.help}`);
-    });
+    const violations = await axeViolations(page, '#storybook-root');
     // "Loading" stories of templates may render nothing on purpose; everything else must show.
     const problems = [...violations, ...errors.map((error) => `console: ${error}`)];
     if (html.trim() === '' && !/loading|signing-in|signing-out/.test(story.id))

@@ -52,7 +52,7 @@ export function Layout() {
         </Suspense>
       </main>
       <footer className="footer">
-        oidc-kit reference app · signed in through OpenID Connect with{' '}
+        oidc-kit reference app · sign-in through OpenID Connect with{' '}
         <a href="https://github.com/oidc-kit/oidc-kit">@oidc-kit/react</a>
       </footer>
     </div>

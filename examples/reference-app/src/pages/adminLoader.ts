@@ -5,7 +5,11 @@ import { auth } from '../auth';
 import { apiUrl } from '../config';
 
 /** What GET /admin/stats answers. */
-export type AdminStats = Record<string, unknown>;
+export interface AdminStats {
+  distinctUsers: number;
+  authenticatedRequests: number;
+  uptimeSeconds: number;
+}
 
 const requireAdmin = requireAuth(auth, { roles: ['admin'] });
 

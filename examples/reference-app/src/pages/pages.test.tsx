@@ -6,6 +6,7 @@ import { AuthError } from '@oidc-kit/react';
 import { MockAuthProvider, createMockAuthClient, createTestUser } from '@oidc-kit/react/testing';
 import type { MockAuthClient } from '@oidc-kit/react/testing';
 import { Layout } from '../components/Layout';
+import { AdminPage } from './AdminPage';
 import { DashboardPage } from './DashboardPage';
 import { HomePage } from './HomePage';
 import { NotFoundPage } from './NotFoundPage';
@@ -157,6 +158,31 @@ describe('pages', () => {
     );
     expect(screen.getByRole('heading', { name: 'Forbidden' })).toBeDefined();
     expect(screen.queryByText('stats')).toBeNull();
+  });
+
+  test("the admin page shows the loader's statistics and loads them again", async () => {
+    let calls = 0;
+    const loader = vi.fn(() => {
+      calls += 1;
+      return { distinctUsers: 2, authenticatedRequests: calls, uptimeSeconds: 85 };
+    });
+    const router = createMemoryRouter([{ path: '/admin', loader, element: <AdminPage /> }], {
+      initialEntries: ['/admin'],
+    });
+    render(
+      <MockAuthProvider user={bob()}>
+        <RouterProvider router={router} />
+      </MockAuthProvider>,
+    );
+    expect((await screen.findByTestId('authenticated-requests')).textContent).toBe('1');
+    expect(screen.getByText('Distinct users').nextElementSibling?.textContent).toBe('2');
+    expect(screen.getByText('API uptime').nextElementSibling?.textContent).toBe('85 s');
+    await userEvent.click(screen.getByRole('button', { name: 'Load again' }));
+    expect(
+      (await screen.findByText('2', { selector: '[data-testid="authenticated-requests"]' }))
+        .textContent,
+    ).toBe('2');
+    expect(loader).toHaveBeenCalledTimes(2);
   });
 
   test('signed-out and not-found pages', () => {
