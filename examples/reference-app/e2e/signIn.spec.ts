@@ -101,3 +101,18 @@ test('closing the sign-in popup leaves the page signed out, with a way to try ag
   await expect(page).toHaveURL(`${e2e.app}/`);
   await snap(page, 'popup-closed');
 });
+
+test('Cancel in the sign-in popup: the popup closes, the page says so and offers Try again', async ({
+  page,
+}) => {
+  await page.goto('/');
+  const opening = page.waitForEvent('popup');
+  await page.getByRole('button', { name: 'Sign in in a popup' }).click();
+  const popup = await opening;
+  await expect(popup).toHaveURL(new RegExp(`^${e2e.provider}/`));
+  await popup.getByRole('button', { name: 'Cancel' }).click();
+  await expect.poll(() => popup.isClosed()).toBe(true);
+  await expect(page.getByRole('alert')).toContainText('Sign-in was cancelled.');
+  await expect(page).toHaveURL(`${e2e.app}/`);
+  await snap(page, 'popup-cancelled');
+});
