@@ -114,6 +114,37 @@ describe('sign-in by redirect', () => {
   });
 });
 
+describe('sign-in in a popup', () => {
+  test('a popup on its own popup_redirect_uri route is processed and handed to the opener', async () => {
+    harness = createHarness();
+    const config = { popup_redirect_uri: `${appOrigin}/popup-callback` };
+    const popup = {
+      closed: false,
+      focus: () => undefined,
+      close: () => undefined,
+      location: { replace: vi.fn() },
+    };
+    vi.spyOn(window, 'open').mockReturnValue(popup as unknown as Window);
+    const signingIn = harness.createClient({ config }).signIn({ popup: true });
+    await vi.waitFor(() => expect(popup.location.replace).toHaveBeenCalled());
+    const callback = harness.provider.authorize(popup.location.replace.mock.calls[0]?.[0]);
+    expect(new URL(callback).pathname).toBe('/popup-callback');
+
+    const opener = { postMessage: vi.fn() };
+    vi.stubGlobal('opener', opener);
+    history.replaceState(null, '', callback);
+    await harness
+      .createClient({ config, storage: new InMemoryWebStorage() as unknown as Storage })
+      .start();
+    expect(opener.postMessage).toHaveBeenCalledWith(
+      expect.objectContaining({ url: callback }),
+      location.origin,
+    );
+    popup.closed = true;
+    await signingIn;
+  });
+});
+
 describe('the state machine', () => {
   test('canTransition follows the states table', () => {
     expect(canTransition('loading', 'authenticated')).toBe(true);

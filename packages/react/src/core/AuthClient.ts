@@ -822,12 +822,15 @@ export class AuthClient {
     });
   }
 
+  /** Whether `url` is a sign-in response on one of the redirect URIs (page, popup or iframe). */
   private isCallback(url: string): boolean {
     const current = new URL(url);
-    const callback = new URL(this.config.oidc.redirect_uri);
+    const { redirect_uri, popup_redirect_uri, silent_redirect_uri } = this.config.oidc;
     return (
-      current.origin === callback.origin &&
-      current.pathname === callback.pathname &&
+      [redirect_uri, popup_redirect_uri, silent_redirect_uri].some((uri) => {
+        const target = uri === undefined ? null : new URL(uri);
+        return target?.origin === current.origin && target.pathname === current.pathname;
+      }) &&
       current.searchParams.has('state') &&
       (current.searchParams.has('code') || current.searchParams.has('error'))
     );
