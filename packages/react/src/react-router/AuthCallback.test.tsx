@@ -34,7 +34,7 @@ describe('AuthCallback', () => {
   test.each([
     ['/callback?error=access_denied&state=abc', 'error'],
     ['/callback?code=xyz&state=abc', 'authenticated'],
-    ['/callback#code=xyz&state=abc', 'unauthenticated'],
+    ['/callback?state=abc&code=xyz&iss=x', 'unauthenticated'],
   ] as const)('on %s, shows progress even once %s: the client is moving on', (entry, state) => {
     render(
       <MockAuthProvider state={state}>
@@ -46,6 +46,20 @@ describe('AuthCallback', () => {
     expect(screen.getByRole('status').textContent).toBe('Checking your session…');
     expect(screen.queryByRole('alert')).toBeNull();
   });
+
+  test.each(['/callback?code=xyz', '/callback?state=abc', '/callback#code=xyz&state=abc'])(
+    'on %s, not a response the client processes, it does not wait: a link home',
+    (entry) => {
+      render(
+        <MockAuthProvider state="unauthenticated">
+          <MemoryRouter initialEntries={[entry]}>
+            <AuthCallback />
+          </MemoryRouter>
+        </MockAuthProvider>,
+      );
+      expect(screen.getByRole('link', { name: 'Continue' }).getAttribute('href')).toBe('/');
+    },
+  );
 
   test('with nothing to finish, offers a link home', () => {
     render(

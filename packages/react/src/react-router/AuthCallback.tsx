@@ -10,9 +10,6 @@ export interface AuthCallbackProps {
   home?: string;
 }
 
-/** An authorization response's parameters (RFC 6749 §4.1.2), in the query or the fragment. */
-const responseParameter = /[?&#](?:code|state|error)=/;
-
 /**
  * The element for the `redirect_uri` route. `AuthProvider` processes the callback and then moves
  * the app to the return path (React Router follows); until the route changes this shows progress,
@@ -27,9 +24,10 @@ export function AuthCallback({
   home = '/',
 }: AuthCallbackProps): ReactNode {
   const { status, error, signIn } = useAuth();
-  const { search, hash } = useLocation();
-  // The router still shows the response's address: the client is on its way to the return path.
-  if (responseParameter.test(search + hash)) return fallback;
+  const query = new URLSearchParams(useLocation().search);
+  // The router still shows a sign-in response (RFC 6749 §4.1.2), which the client processes and
+  // then moves the app on from: progress until then, whatever the outcome.
+  if (query.has('state') && (query.has('code') || query.has('error'))) return fallback;
   if (status === 'error' && error !== null) {
     return <AuthErrorMessage error={error} retry={() => void signIn({ returnTo: home })} />;
   }
