@@ -115,34 +115,54 @@ describe('sign-in by redirect', () => {
 });
 
 describe('sign-in in a popup', () => {
-  test('a popup on its own popup_redirect_uri route is processed and handed to the opener', async () => {
-    harness = createHarness();
-    const config = { popup_redirect_uri: `${appOrigin}/popup-callback` };
-    const popup = {
-      closed: false,
-      focus: () => undefined,
-      close: () => undefined,
-      location: { replace: vi.fn() },
-    };
-    vi.spyOn(window, 'open').mockReturnValue(popup as unknown as Window);
-    const signingIn = harness.createClient({ config }).signIn({ popup: true });
-    await vi.waitFor(() => expect(popup.location.replace).toHaveBeenCalled());
-    const callback = harness.provider.authorize(popup.location.replace.mock.calls[0]?.[0]);
-    expect(new URL(callback).pathname).toBe('/popup-callback');
+  test.each(['settings', 'a ready-made UserManager'] as const)(
+    'a popup on its own popup_redirect_uri route is processed and handed to the opener (%s)',
+    async (variant) => {
+      harness = createHarness();
+      const config = { popup_redirect_uri: `${appOrigin}/popup-callback` };
+      const popup = {
+        closed: false,
+        focus: () => undefined,
+        close: () => undefined,
+        location: { replace: vi.fn() },
+      };
+      vi.spyOn(window, 'open').mockReturnValue(popup as unknown as Window);
+      const signingIn = harness.createClient({ config }).signIn({ popup: true });
+      await vi.waitFor(() => expect(popup.location.replace).toHaveBeenCalled());
+      const callback = harness.provider.authorize(popup.location.replace.mock.calls[0]?.[0]);
+      expect(new URL(callback).pathname).toBe('/popup-callback');
 
-    const opener = { postMessage: vi.fn() };
-    vi.stubGlobal('opener', opener);
-    history.replaceState(null, '', callback);
-    await harness
-      .createClient({ config, storage: new InMemoryWebStorage() as unknown as Storage })
-      .start();
-    expect(opener.postMessage).toHaveBeenCalledWith(
-      expect.objectContaining({ url: callback }),
-      location.origin,
-    );
-    popup.closed = true;
-    await signingIn;
-  });
+      // The popup window loads the app on that route.
+      const opener = { postMessage: vi.fn() };
+      vi.stubGlobal('opener', opener);
+      history.replaceState(null, '', callback);
+      const storage = new InMemoryWebStorage() as unknown as Storage;
+      const inPopup =
+        variant === 'settings'
+          ? harness.createClient({ config, storage })
+          : new AuthClient(
+              {
+                userManager: new UserManager({
+                  authority: harness.provider.issuer,
+                  client_id: 'app',
+                  redirect_uri: `${appOrigin}/callback`,
+                  ...config,
+                  userStore: new WebStorageStateStore({ store: storage }),
+                  stateStore: new WebStorageStateStore({ store: localStorage }),
+                }),
+              },
+              { navigate: () => undefined, createChannel: () => null },
+            );
+      await inPopup.start();
+      expect(opener.postMessage).toHaveBeenCalledWith(
+        expect.objectContaining({ url: callback }),
+        location.origin,
+      );
+      inPopup.dispose();
+      popup.closed = true;
+      await signingIn;
+    },
+  );
 });
 
 describe('the state machine', () => {

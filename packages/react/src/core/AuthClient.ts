@@ -825,7 +825,9 @@ export class AuthClient {
   /** Whether `url` is a sign-in response on one of the redirect URIs (page, popup or iframe). */
   private isCallback(url: string): boolean {
     const current = new URL(url);
-    const { redirect_uri, popup_redirect_uri, silent_redirect_uri } = this.config.oidc;
+    // The settings oidc-client-ts uses (popup_redirect_uri defaults to redirect_uri there), so a
+    // ready-made UserManager's URIs count too.
+    const { redirect_uri, popup_redirect_uri, silent_redirect_uri } = this.userManager.settings;
     return (
       [redirect_uri, popup_redirect_uri, silent_redirect_uri].some((uri) => {
         const target = uri === undefined ? null : new URL(uri);

@@ -1,9 +1,11 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
-import { describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { MockAuthProvider, createMockAuthClient, createTestUser } from '../testing';
 import { AuthCallback } from './AuthCallback';
+
+afterEach(() => history.replaceState(null, '', '/'));
 
 describe('AuthCallback', () => {
   test('shows progress while the callback is processed', () => {
@@ -15,6 +17,18 @@ describe('AuthCallback', () => {
       </MockAuthProvider>,
     );
     expect(screen.getByRole('status').textContent).toBe('Checking your session…');
+  });
+
+  test('a response no client took out of the address bar shows the error, not endless progress', () => {
+    history.replaceState(null, '', '/callback?code=xyz&state=abc');
+    render(
+      <MockAuthProvider state="error">
+        <MemoryRouter initialEntries={['/callback?code=xyz&state=abc']}>
+          <AuthCallback />
+        </MemoryRouter>
+      </MockAuthProvider>,
+    );
+    expect(screen.getByRole('alert').textContent).toContain('Sign-in was cancelled.');
   });
 
   test('shows a failed sign-in with a working "Try again"', async () => {
@@ -47,19 +61,23 @@ describe('AuthCallback', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
-  test.each(['/callback?code=xyz', '/callback?state=abc', '/callback#code=xyz&state=abc'])(
-    'on %s, not a response the client processes, it does not wait: a link home',
-    (entry) => {
-      render(
-        <MockAuthProvider state="unauthenticated">
-          <MemoryRouter initialEntries={[entry]}>
-            <AuthCallback />
-          </MemoryRouter>
-        </MockAuthProvider>,
-      );
-      expect(screen.getByRole('link', { name: 'Continue' }).getAttribute('href')).toBe('/');
-    },
-  );
+  test.each([
+    '/callback?code=xyz',
+    '/callback?state=abc',
+    '/callback#code=xyz&state=abc',
+    // Still in the address bar: no client took it (e.g. /callback/ is not the redirect_uri).
+    '/callback/?code=xyz&state=abc',
+  ])('on %s, not a response the client processes, it does not wait: a link home', (entry) => {
+    history.replaceState(null, '', entry);
+    render(
+      <MockAuthProvider state="unauthenticated">
+        <MemoryRouter initialEntries={[entry]}>
+          <AuthCallback />
+        </MemoryRouter>
+      </MockAuthProvider>,
+    );
+    expect(screen.getByRole('link', { name: 'Continue' }).getAttribute('href')).toBe('/');
+  });
 
   test('with nothing to finish, offers a link home', () => {
     render(

@@ -10,6 +10,12 @@ export interface AuthCallbackProps {
   home?: string;
 }
 
+/** Whether a query holds an authorization response (RFC 6749 §4.1.2). */
+function carriesResponse(search: string): boolean {
+  const query = new URLSearchParams(search);
+  return query.has('state') && (query.has('code') || query.has('error'));
+}
+
 /**
  * The element for the `redirect_uri` route. `AuthProvider` processes the callback and then moves
  * the app to the return path (React Router follows); until the route changes this shows progress,
@@ -24,10 +30,13 @@ export function AuthCallback({
   home = '/',
 }: AuthCallbackProps): ReactNode {
   const { status, error, signIn } = useAuth();
-  const query = new URLSearchParams(useLocation().search);
-  // The router still shows a sign-in response (RFC 6749 §4.1.2), which the client processes and
-  // then moves the app on from: progress until then, whatever the outcome.
-  if (query.has('state') && (query.has('code') || query.has('error'))) return fallback;
+  // The router still shows a sign-in response that the client has taken out of the address bar:
+  // it processed it and is moving the app on. Progress until the route changes, whatever the
+  // outcome. (A response the client did not take, e.g. with no client running, stays there.)
+  const routed = useLocation().search;
+  if (carriesResponse(routed) && !carriesResponse(globalThis.location?.search ?? '')) {
+    return fallback;
+  }
   if (status === 'error' && error !== null) {
     return <AuthErrorMessage error={error} retry={() => void signIn({ returnTo: home })} />;
   }
