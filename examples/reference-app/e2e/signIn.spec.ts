@@ -63,17 +63,19 @@ test('10. exactly one token request per sign-in, and none on a reload with a val
   expect(provider.requests.map((request) => request.url())).toEqual([]);
 });
 
-test('sign in in a popup: the page stays put, the popup closes itself, one code exchange', async ({
+test('sign in in a popup: the page stays put, the popup closes, one code exchange', async ({
   page,
 }) => {
   const problems = watchConsole(page);
-  const provider = watchProvider(page);
+  const provider = watchProvider(page.context()); // the page and its popup
   await page.goto('/');
   await page.evaluate(() => Object.assign(window, { e2eMarker: 'this page' }));
   const opening = page.waitForEvent('popup');
   await page.getByRole('button', { name: 'Sign in in a popup' }).click();
   const popup = await opening;
   const popupProblems = watchConsole(popup);
+  await expect(popup).toHaveURL(new RegExp(`^${e2e.provider}/`));
+  await snap(popup, 'popup-provider-login');
   await logIn(popup, 'alice');
   await expect.poll(() => popup.isClosed()).toBe(true);
   await expect(page.getByTestId('user-name')).toHaveText('Alice Liddell');
@@ -100,11 +102,16 @@ test('closing the sign-in popup leaves the page signed out, with a way to try ag
   await expect(headerSignIn(page)).toBeEnabled();
   await expect(page).toHaveURL(`${e2e.app}/`);
   await snap(page, 'popup-closed');
+  // "Try again" works: it signs in (by redirect).
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await logIn(page, 'bob');
+  await expect(page.getByTestId('user-name')).toHaveText('Bob Stone');
 });
 
 test('Cancel in the sign-in popup: the popup closes, the page says so and offers Try again', async ({
   page,
 }) => {
+  const problems = watchConsole(page);
   await page.goto('/');
   const opening = page.waitForEvent('popup');
   await page.getByRole('button', { name: 'Sign in in a popup' }).click();
@@ -115,4 +122,5 @@ test('Cancel in the sign-in popup: the popup closes, the page says so and offers
   await expect(page.getByRole('alert')).toContainText('Sign-in was cancelled.');
   await expect(page).toHaveURL(`${e2e.app}/`);
   await snap(page, 'popup-cancelled');
+  expect(problems).toEqual([]);
 });

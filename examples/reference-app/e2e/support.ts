@@ -1,15 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { expect } from '@playwright/test';
-import type { Page, Request } from '@playwright/test';
+import type { BrowserContext, Page, Request } from '@playwright/test';
 import { axeViolations } from '@oidc-kit/test-chromium';
 import { e2e } from './stack';
 
-/** Records the requests a page sends to the provider. */
-export function watchProvider(page: Page) {
+/** Records the requests a page (or every page of a context) sends to the provider. */
+export function watchProvider(source: Page | BrowserContext) {
   const requests: Request[] = [];
-  page.on('request', (request) => {
+  const record = (request: Request) => {
     if (request.url().startsWith(e2e.provider)) requests.push(request);
-  });
+  };
+  if ('goto' in source) source.on('request', record);
+  else source.on('request', record);
   const path = (request: Request) => new URL(request.url()).pathname;
   return {
     requests,

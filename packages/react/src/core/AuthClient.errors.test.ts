@@ -106,6 +106,8 @@ describe('every ID-token check fails on its own, and nothing is stored', () => {
     expect(client.getSnapshot().error?.check).toBe('callback_iss');
     expect(harness.provider.count('token')).toBe(0);
     expectNothingLeft(storage);
+    // The sign-in state is spent: a replay of the response finds nothing to finish.
+    expect(Object.keys(localStorage).filter((key) => key.startsWith('oidc.'))).toEqual([]);
   });
 
   test('callback_iss (RFC 9207): a missing iss is refused when the provider announces it', async () => {
@@ -121,45 +123,84 @@ describe('every ID-token check fails on its own, and nothing is stored', () => {
     expect(client.getSnapshot().status).toBe('authenticated');
   });
 
-  test.each([
-    [
-      'a wrong iss is refused in the popup window; nothing reaches the opener',
-      'https://evil.example',
-    ],
-    ['the right iss is handed to the opener', null],
-  ])('callback_iss (RFC 9207) in a popup: %s', async (_, forged) => {
-    harness = createHarness({ issParameter: true });
-    const starter = harness.createClient();
+  /** A popup sign-in on `starter`, answered at the provider; the popup lands on its callback. */
+  async function popupLanding(starter: ReturnType<Harness['createClient']>, forged: string | null) {
     const popup = {
       closed: false,
       focus: () => undefined,
-      close: () => undefined,
+      close: vi.fn(),
       location: { replace: vi.fn() },
     };
     vi.spyOn(window, 'open').mockReturnValue(popup as unknown as Window);
-    const signingIn = starter.signIn({ popup: true });
+    const signingIn = starter.signIn({ popup: true, prompt: 'login' });
     await vi.waitFor(() => expect(popup.location.replace).toHaveBeenCalled());
     const callback = new URL(harness.provider.authorize(popup.location.replace.mock.calls[0]?.[0]));
     if (forged !== null) callback.searchParams.set('iss', forged);
-
-    // The popup window loads the app on the callback URL; its client hands the response over.
+    // The popup window loads the app on the callback URL and hands the response to its opener
+    // (here a stub whose messages are delivered to this window, where the starter listens).
     const opener = { postMessage: vi.fn() };
     vi.stubGlobal('opener', opener);
     history.replaceState(null, '', callback.toString());
+    const deliver = () => {
+      for (const [data] of opener.postMessage.mock.calls) {
+        window.dispatchEvent(new MessageEvent('message', { data, origin: location.origin }));
+      }
+    };
+    return { callback: callback.toString(), popup, opener, signingIn, deliver };
+  }
+
+  test.each([
+    [
+      'a wrong iss is refused in the popup; the opener gets that error, not the code',
+      'https://evil.example',
+    ],
+    ['the right iss is handed to the opener, which signs in', null],
+  ])('callback_iss (RFC 9207) in a popup: %s', async (_, forged) => {
+    harness = createHarness({ issParameter: true });
+    const starter = harness.createClient();
+    await starter.start();
+    const { callback, popup, opener, signingIn, deliver } = await popupLanding(starter, forged);
     const inPopup = harness.createClient({ storage: newStorage() });
     await inPopup.start();
+    const handed = opener.postMessage.mock.calls.map(([data]) => (data as { url: string }).url);
+    expect(handed).toHaveLength(1);
     if (forged === null) {
-      expect(opener.postMessage).toHaveBeenCalledWith(
-        expect.objectContaining({ url: callback.toString() }),
-        location.origin,
-      );
+      expect(handed[0]).toBe(callback);
     } else {
       expect(inPopup.getSnapshot().error?.check).toBe('callback_iss');
-      expect(opener.postMessage).not.toHaveBeenCalled();
+      expect(handed[0]).not.toContain('code=');
     }
-    expect(harness.provider.count('token')).toBe(0);
-    popup.closed = true;
+    deliver();
     await signingIn;
+    expect(popup.close).toHaveBeenCalled(); // the opener closes the popup once it has the answer
+    if (forged === null) {
+      expect(starter.getSnapshot().status).toBe('authenticated');
+      expect(harness.provider.count('token')).toBe(1);
+    } else {
+      const { status, error } = starter.getSnapshot();
+      expect(status).toBe('error');
+      expect(isAuthError(error, 'id_token_invalid')).toBe(true);
+      expect(error?.check).toBe('callback_iss');
+      expect(harness.provider.count('token')).toBe(0);
+    }
+  });
+
+  test('a popup that refuses the response leaves the session it shares storage with alone', async () => {
+    harness = createHarness({ issParameter: true });
+    const storage = newStorage();
+    const { client: signedIn } = await harness.signIn(harness.createClient(), { storage });
+    expect(storedUsers(storage)).toHaveLength(1);
+    // A second sign-in (step-up) in a popup that shares the token storage (localStorage, or the
+    // tab's sessionStorage in a silent iframe), answered with a forged iss.
+    const { signingIn, deliver } = await popupLanding(signedIn, 'https://evil.example');
+    await harness.createClient({ storage }).start();
+    expect(storedUsers(storage)).toHaveLength(1);
+    deliver();
+    await signingIn;
+    const { status, error } = signedIn.getSnapshot();
+    expect(status).toBe('authenticated'); // the first session is still good
+    expect(error?.check).toBe('callback_iss');
+    expect(storedUsers(storage)).toHaveLength(1);
   });
 
   test('the discovered issuer must equal the configured authority (config_invalid)', async () => {

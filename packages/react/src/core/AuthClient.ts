@@ -15,6 +15,7 @@ import { validateConfig } from './config';
 import type { AuthConfig, AuthOptions, ResolvedAuthConfig } from './config';
 import { AuthError } from './errors';
 import { checkIdToken, idTokenInvalid } from './idToken';
+import { handOverUrl } from './handOver';
 import { safeReturnTo } from './returnTo';
 import { TabSync, withLock } from './tabSync';
 import type { ChannelLike, LockManagerLike, TabMessage } from './tabSync';
@@ -419,8 +420,10 @@ export class AuthClient {
     const operation: AuthOperation = params.has('error') ? 'sign-in' : 'callback';
     this.set('signing-in', null, null);
     let returnTo = '/';
+    let requestType: string | undefined;
     try {
       const { state } = await this.oidcClient().readSigninResponseState(url, false);
+      requestType = state.request_type;
       const data = state.data as { returnTo?: unknown } | undefined;
       returnTo = safeReturnTo(data?.returnTo, this.origin());
       const issuer = await this.assertIssuer();
@@ -434,6 +437,21 @@ export class AuthClient {
       this.signedIn(user, 'signed-in');
     } catch (cause) {
       const error = toAuthError(cause, operation);
+      if (requestType === 'si:p' || requestType === 'si:s') {
+        // This is the popup or the silent iframe. The session is its opener's, whose storage it
+        // may share: leave it alone, and hand the failure over (a popup then closes itself).
+        this.set('error', null, error);
+        const failed = handOverUrl(url, error);
+        await (requestType === 'si:p'
+          ? this.userManager.signinPopupCallback(failed)
+          : this.userManager.signinSilentCallback(failed)
+        ).catch(() => undefined);
+        return;
+      }
+      // The response is spent, whatever failed: a replay of it finds no sign-in to finish.
+      await this.oidcClient()
+        .readSigninResponseState(url, true)
+        .catch(() => undefined);
       this.cleanAddress(url);
       if (error.code === 'callback_state_mismatch') {
         // A replayed or forged callback says nothing about the session: keep the one there is.
@@ -674,9 +692,6 @@ export class AuthClient {
     const announced = metadata.authorization_response_iss_parameter_supported;
     const iss = params.get('iss');
     if (iss === null ? announced !== true : iss === issuer) return;
-    await this.oidcClient()
-      .readSigninResponseState(url, true)
-      .catch(() => undefined);
     throw idTokenInvalid(
       'callback_iss',
       iss === null

@@ -1,5 +1,6 @@
 import { AuthError, isAuthError } from './errors';
 import type { AuthErrorCode } from './errors';
+import { handedOver } from './handOver';
 import { idTokenInvalid } from './idToken';
 
 /** Which operation failed: it decides what an ambiguous low-level error means. */
@@ -61,6 +62,8 @@ export function toAuthError(cause: unknown, operation: AuthOperation): AuthError
   if (name === 'ErrorResponse') {
     const providerError = field(cause, 'error') ?? 'unknown_error';
     const providerErrorDescription = field(cause, 'error_description');
+    const fromWindow = handedOver(providerError, providerErrorDescription, cause);
+    if (fromWindow !== null) return fromWindow;
     if (operation === 'renew') {
       return sessionOverErrors.has(providerError)
         ? new AuthError(
