@@ -442,9 +442,10 @@ export class AuthClient {
         // may share: leave it alone, and hand the failure over (a popup then closes itself).
         this.set('error', null, error);
         const failed = handOverUrl(url, error);
-        await (requestType === 'si:p'
-          ? this.userManager.signinPopupCallback(failed)
-          : this.userManager.signinSilentCallback(failed)
+        await (
+          requestType === 'si:p'
+            ? this.userManager.signinPopupCallback(failed)
+            : this.userManager.signinSilentCallback(failed)
         ).catch(() => undefined);
         return;
       }
