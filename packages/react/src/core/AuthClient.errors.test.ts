@@ -1,6 +1,12 @@
 import { InMemoryWebStorage } from 'oidc-client-ts';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { addressHasAuthParams, createHarness, storedUsers } from '../../test/support/harness';
+import {
+  addressHasAuthParams,
+  createHarness,
+  landInPopup,
+  storedUsers,
+  stubPopup,
+} from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
 import type { FakeProviderOptions } from '../../test/support/FakeProvider';
 import { isAuthError } from './errors';
@@ -125,28 +131,11 @@ describe('every ID-token check fails on its own, and nothing is stored', () => {
 
   /** A popup sign-in on `starter`, answered at the provider; the popup lands on its callback. */
   async function popupLanding(starter: ReturnType<Harness['createClient']>, forged: string | null) {
-    const popup = {
-      closed: false,
-      focus: () => undefined,
-      close: vi.fn(),
-      location: { replace: vi.fn() },
-    };
-    vi.spyOn(window, 'open').mockReturnValue(popup as unknown as Window);
+    const { popup, authorizeUrl } = stubPopup();
     const signingIn = starter.signIn({ popup: true, prompt: 'login' });
-    await vi.waitFor(() => expect(popup.location.replace).toHaveBeenCalled());
-    const callback = new URL(harness.provider.authorize(popup.location.replace.mock.calls[0]?.[0]));
+    const callback = new URL(harness.provider.authorize(await authorizeUrl()));
     if (forged !== null) callback.searchParams.set('iss', forged);
-    // The popup window loads the app on the callback URL and hands the response to its opener
-    // (here a stub whose messages are delivered to this window, where the starter listens).
-    const opener = { postMessage: vi.fn() };
-    vi.stubGlobal('opener', opener);
-    history.replaceState(null, '', callback.toString());
-    const deliver = () => {
-      for (const [data] of opener.postMessage.mock.calls) {
-        window.dispatchEvent(new MessageEvent('message', { data, origin: location.origin }));
-      }
-    };
-    return { callback: callback.toString(), popup, opener, signingIn, deliver };
+    return { callback: callback.toString(), popup, signingIn, ...landInPopup(callback.toString()) };
   }
 
   test.each([
@@ -159,10 +148,10 @@ describe('every ID-token check fails on its own, and nothing is stored', () => {
     harness = createHarness({ issParameter: true });
     const starter = harness.createClient();
     await starter.start();
-    const { callback, popup, opener, signingIn, deliver } = await popupLanding(starter, forged);
+    const { callback, popup, signingIn, deliver, handedOver } = await popupLanding(starter, forged);
     const inPopup = harness.createClient({ storage: newStorage() });
     await inPopup.start();
-    const handed = opener.postMessage.mock.calls.map(([data]) => (data as { url: string }).url);
+    const handed = handedOver();
     expect(handed).toHaveLength(1);
     if (forged === null) {
       expect(handed[0]).toBe(callback);
@@ -324,13 +313,7 @@ describe('every other error code the engine raises', () => {
     harness = createHarness();
     const client = harness.createClient();
     await client.start();
-    const popup = {
-      closed: false,
-      focus: () => undefined,
-      close: () => undefined,
-      location: { replace: () => undefined },
-    };
-    vi.spyOn(window, 'open').mockReturnValue(popup as unknown as Window);
+    const { popup } = stubPopup();
     const signingIn = client.signIn({ popup: true });
     await vi.waitFor(() => expect(client.getSnapshot().status).toBe('signing-in'));
     popup.closed = true;

@@ -6,8 +6,10 @@ import {
   addressHasAuthParams,
   appOrigin,
   createHarness,
+  landInPopup,
   recordStatuses,
   storedUsers,
+  stubPopup,
 } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
 
@@ -120,22 +122,13 @@ describe('sign-in in a popup', () => {
     async (variant) => {
       harness = createHarness();
       const config = { popup_redirect_uri: `${appOrigin}/popup-callback` };
-      const popup = {
-        closed: false,
-        focus: () => undefined,
-        close: () => undefined,
-        location: { replace: vi.fn() },
-      };
-      vi.spyOn(window, 'open').mockReturnValue(popup as unknown as Window);
+      const { popup, authorizeUrl } = stubPopup();
       const signingIn = harness.createClient({ config }).signIn({ popup: true });
-      await vi.waitFor(() => expect(popup.location.replace).toHaveBeenCalled());
-      const callback = harness.provider.authorize(popup.location.replace.mock.calls[0]?.[0]);
+      const callback = harness.provider.authorize(await authorizeUrl());
       expect(new URL(callback).pathname).toBe('/popup-callback');
 
       // The popup window loads the app on that route.
-      const opener = { postMessage: vi.fn() };
-      vi.stubGlobal('opener', opener);
-      history.replaceState(null, '', callback);
+      const { handedOver } = landInPopup(callback);
       const storage = new InMemoryWebStorage() as unknown as Storage;
       const inPopup =
         variant === 'settings'
@@ -154,10 +147,7 @@ describe('sign-in in a popup', () => {
               { navigate: () => undefined, createChannel: () => null },
             );
       await inPopup.start();
-      expect(opener.postMessage).toHaveBeenCalledWith(
-        expect.objectContaining({ url: callback }),
-        location.origin,
-      );
+      expect(handedOver()).toEqual([callback]);
       inPopup.dispose();
       popup.closed = true;
       await signingIn;

@@ -1,5 +1,5 @@
 import { InMemoryWebStorage } from 'oidc-client-ts';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import { AuthClient } from '../../src/core/AuthClient';
 import type { AuthClientEnvironment } from '../../src/core/AuthClient';
 import type { AuthOptions } from '../../src/core/config';
@@ -119,4 +119,42 @@ export function storedUsers(storage: Storage): string[] {
     if (key?.includes('user:')) keys.push(key);
   }
   return keys;
+}
+
+/**
+ * Makes `window.open` return a stand-in popup window; `authorizeUrl()` waits for sign-in to send
+ * it to the provider. Set `popup.closed = true` to close it.
+ */
+export function stubPopup() {
+  const popup = {
+    closed: false,
+    focus: () => undefined,
+    close: vi.fn(),
+    location: { replace: vi.fn() },
+  };
+  vi.spyOn(window, 'open').mockReturnValue(popup as unknown as Window);
+  async function authorizeUrl(): Promise<string> {
+    await vi.waitFor(() => expect(popup.location.replace).toHaveBeenCalled());
+    return popup.location.replace.mock.calls[0]?.[0] as string;
+  }
+  return { popup, authorizeUrl };
+}
+
+/**
+ * Makes this window the popup, at `callbackUrl`, with a stand-in opener: what the popup hands
+ * over is recorded, and `deliver()` passes it to this window, where the opening client listens.
+ */
+export function landInPopup(callbackUrl: string) {
+  const opener = { postMessage: vi.fn() };
+  vi.stubGlobal('opener', opener);
+  history.replaceState(null, '', callbackUrl);
+  return {
+    opener,
+    handedOver: () => opener.postMessage.mock.calls.map(([data]) => (data as { url: string }).url),
+    deliver: () => {
+      for (const [data] of opener.postMessage.mock.calls) {
+        window.dispatchEvent(new MessageEvent('message', { data, origin: location.origin }));
+      }
+    },
+  };
 }
