@@ -10,6 +10,7 @@ export function watchProvider(source: Page | BrowserContext) {
   const record = (request: Request) => {
     if (request.url().startsWith(e2e.provider)) requests.push(request);
   };
+  // Two calls, one per type: TypeScript cannot pick an `on` overload on the union.
   if ('goto' in source) source.on('request', record);
   else source.on('request', record);
   const path = (request: Request) => new URL(request.url()).pathname;
@@ -66,7 +67,7 @@ export async function signInFromHeader(page: Page, username: string, name: strin
 
 /**
  * Saves a screenshot to screenshots/e2e/ (git-ignored), for people to look at, and checks the
- * page with axe-core (WCAG 2.2 A/AA, colour contrast included): every page shown passes.
+ * page with axe-core (WCAG 2.2 A/AA, colour contrast included): it must have no violation.
  */
 export async function snap(page: Page, name: string) {
   mkdirSync('screenshots/e2e', { recursive: true });

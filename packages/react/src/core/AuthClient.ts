@@ -439,7 +439,7 @@ export class AuthClient {
       const error = toAuthError(cause, operation);
       if (requestType === 'si:p' || requestType === 'si:s') {
         // This is the popup or the silent iframe. The session is its opener's, whose storage it
-        // may share: leave it alone, and hand the failure over (a popup then closes itself).
+        // may share: leave it alone, and hand the failure over (the opener then closes a popup).
         this.set('error', null, error);
         const failed = handOverUrl(url, error);
         await (
