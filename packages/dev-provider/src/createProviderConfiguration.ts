@@ -4,6 +4,7 @@ import { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provid
 // never share state. Passing it explicitly also silences the "development-only adapter" warning,
 // which is the point of this package.
 import { createMemoryAdapter } from 'oidc-provider/lib/adapters/memory_adapter.js';
+import { idTokenHintMatchesSession } from './idTokenHintMatchesSession.js';
 import type { DevClient } from './loadClientsFile.js';
 import type { ResolvedDevUser } from './loadUsersFile.js';
 import type { SigningKeys } from './loadSigningKeys.js';
@@ -138,8 +139,8 @@ export function createProviderConfiguration(settings: ProviderSettings): Configu
             renderLogoutPage({
               form,
               ...(name === undefined ? {} : { clientName: name }),
-              // A client was identified, and every client here is first-party: no need to ask.
-              autoSubmit: ctx.oidc.client !== undefined,
+              // A client_id alone proves nothing: any page can link here with one (logout CSRF).
+              autoSubmit: idTokenHintMatchesSession(ctx),
             }),
           );
         },

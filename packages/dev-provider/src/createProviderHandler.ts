@@ -6,11 +6,12 @@ import {
   type ProviderSettings,
 } from './createProviderConfiguration.js';
 import { renderErrorPage } from './renderErrorPage.js';
+import { renderStillSignedInPage, staySignedInPath } from './renderLogoutPage.js';
 
 /**
- * The HTTP handler of the whole provider: our interaction pages, then oidc-provider for every
- * other route. Imported lazily by `startDevProvider`, so bad options and a taken port fail fast
- * without loading oidc-provider.
+ * The HTTP handler of the whole provider: our interaction pages and the logout page's "Stay signed
+ * in", then oidc-provider for every other route. Imported lazily by `startDevProvider`, so bad
+ * options and a taken port fail fast without loading oidc-provider.
  */
 export function createProviderHandler(
   issuer: string,
@@ -29,6 +30,11 @@ export function createProviderHandler(
     log,
   });
   return (req, res) => {
+    if (isStaySignedIn(req)) {
+      const page = renderStillSignedInPage();
+      res.writeHead(200, page.headers).end(page.html);
+      return;
+    }
     interactions(req, res).then(
       (handled) => {
         if (!handled) void providerCallback(req, res);
@@ -47,4 +53,9 @@ export function createProviderHandler(
       },
     );
   };
+}
+
+function isStaySignedIn(req: IncomingMessage): boolean {
+  const { pathname } = new URL(req.url ?? '/', 'http://localhost');
+  return pathname === staySignedInPath && (req.method === 'GET' || req.method === 'HEAD');
 }

@@ -17,7 +17,7 @@ Starts a local OpenID Provider with seeded users (alice / alice, bob / bob).
 
 Options:
   --port <n>                 port to listen on (default 4000, or OIDC_KIT_PROVIDER_PORT; 0 = any free port)
-  --host <address>           address to listen on (default localhost)
+  --host <address>           address to listen on (default localhost; warns if not loopback)
   --issuer <origin>          public origin if not http://localhost:<port>
   --users-file <path>        JSON array of users replacing the seeded ones
   --clients-file <path>      JSON array of clients besides reference-app

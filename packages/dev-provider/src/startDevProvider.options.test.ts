@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DevProviderConfigError } from './DevProviderConfigError.js';
 import { PortInUseError } from './PortInUseError.js';
 import { readyLine, startDevProvider } from './startDevProvider.js';
@@ -112,6 +112,40 @@ describe('startDevProvider options', () => {
     } finally {
       await provider.stop();
     }
+  });
+
+  describe('a host that is not loopback', () => {
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+
+    it('is warned about on stderr, even when quiet, and is not refused', async () => {
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      // 192.0.2.1 (TEST-NET-1, RFC 5737) is on no interface: the warning comes before listening,
+      // and listening then fails, so nothing is exposed and no packet leaves the machine.
+      const started = await startDevProvider({ port: 0, host: '192.0.2.1', quiet: true }).then(
+        (provider) => provider.stop(),
+        (error: unknown) => error,
+      );
+      if (started !== undefined) {
+        expect((started as Error).message).toMatch(/^oidc-kit-dev-provider: cannot listen on/);
+      }
+      expect(warn).toHaveBeenCalledTimes(1);
+      const [line] = warn.mock.calls[0]!;
+      expect(line).toMatch(/^oidc-kit-dev-provider: warning: host 192\.0\.2\.1 is not a loopback/);
+      expect(line).toContain('other machines');
+      expect(line).toContain('development only');
+      expect(line).toContain('alice / alice');
+    });
+
+    it('is not warned about for loopback hosts', async () => {
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      const provider = await startDevProvider({ port: 0, host: '127.0.0.1', quiet: true });
+      await provider.stop();
+      const defaults = await startDevProvider({ port: 0, quiet: true });
+      await defaults.stop();
+      expect(warn).not.toHaveBeenCalled();
+    });
   });
 
   it('does not let rotation extend a refresh token past its first lifetime', async () => {

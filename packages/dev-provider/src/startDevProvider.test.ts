@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevProvider, type DevProvider } from './startDevProvider.js';
-import { attribute, Browser } from './test-support/Browser.js';
+import { attribute, Browser, type Visit } from './test-support/Browser.js';
 import {
   authorizationUrl,
   exchangeCode,
@@ -549,6 +549,49 @@ describe('userinfo', () => {
 });
 
 describe('RP-initiated logout', () => {
+  const signedOut = 'http://localhost:5173/signed-out';
+
+  function endSessionUrl(params: Record<string, string>): URL {
+    const url = new URL(`${provider.issuer}/session/end`);
+    url.search = new URLSearchParams(params).toString();
+    return url;
+  }
+
+  /** Presses the logout page's Sign out button (it posts oidc-provider's form with logout=yes). */
+  function pressSignOut(browser: Browser, page: Visit): Promise<Visit> {
+    expect(page.body).toMatch(
+      /<button type="submit" class="primary" form="op.logoutForm" name="logout" value="yes">Sign out<\/button>/,
+    );
+    const action = attribute(page.body, /<form\b[^>]*id="op.logoutForm"[^>]*>/, 'action');
+    const xsrf = attribute(page.body, /<input\b[^>]*name="xsrf"[^>]*>/, 'value');
+    return browser.submit(action, page.url, { xsrf, logout: 'yes' });
+  }
+
+  /** Whether an authorization request comes straight back with a code (no login page). */
+  async function signedInSilently(browser: Browser): Promise<boolean> {
+    const visit = await browser.open(
+      authorizationUrl(provider.issuer, { challenge: pkce().challenge }),
+    );
+    return visit.redirectedTo?.searchParams.get('code') != null;
+  }
+
+  /** The page that asks: a heading, why, Sign out and Stay signed in, and nothing that runs. */
+  function expectConfirmationPage(page: Visit): void {
+    expect(page.response.status).toBe(200);
+    expect(page.redirectedTo).toBeUndefined();
+    expect(page.response.headers.get('content-security-policy')).toContain("script-src 'none'");
+    expect(page.body).not.toMatch(/<script/);
+    expect(page.body).not.toMatch(/\bautofocus\b/);
+    expect(page.body).toContain('<h1>Sign out of the oidc-kit dev provider?</h1>');
+    expect(page.body).toMatch(/asked to sign you out/);
+    expect(page.body).toMatch(
+      /<button type="submit" class="primary" form="op.logoutForm" name="logout" value="yes">Sign out<\/button>/,
+    );
+    expect(page.body).toMatch(
+      /<form id="stay-signed-in" method="get" action="[^"]+"><button type="submit">Stay signed in<\/button><\/form>/,
+    );
+  }
+
   it('signs out, lands on the post-logout redirect, and ends the session and its refresh tokens', async () => {
     const { tokens, browser } = await signInAndGetTokens('alice');
     const url = new URL(`${provider.issuer}/session/end`);
@@ -599,10 +642,126 @@ describe('RP-initiated logout', () => {
   it('asks before signing out when no client is named', async () => {
     const { browser } = await signInAndGetTokens('alice');
     const page = await browser.open(`${provider.issuer}/session/end`);
-    expect(page.response.status).toBe(200);
-    expect(page.response.headers.get('content-security-policy')).toContain("script-src 'none'");
-    expect(page.body).not.toContain('<script');
-    expect(page.body).toMatch(/>Sign out<\/button>/);
+    expectConfirmationPage(page);
+    expect(page.body).toContain('A page asked to sign you out');
+  });
+
+  it('passes state back to the post-logout redirect with client_id, id_token_hint and state', async () => {
+    const { tokens, browser } = await signInAndGetTokens('bob');
+    const page = await browser.open(
+      endSessionUrl({
+        client_id: 'reference-app',
+        id_token_hint: tokens.id_token,
+        post_logout_redirect_uri: signedOut,
+        state: 'state-from-the-app',
+      }),
+    );
+    expect(page.body).toMatch(/<script nonce="[^"]+">/);
+    const done = await pressSignOut(browser, page);
+    expect(done.redirectedTo?.origin + done.redirectedTo!.pathname).toBe(signedOut);
+    expect(done.redirectedTo?.searchParams.get('state')).toBe('state-from-the-app');
+    expect(await signedInSilently(browser)).toBe(false);
+  });
+
+  // OpenID Connect RP-Initiated Logout 1.0, section 2: the OP must ask when there is no
+  // id_token_hint or it does not belong to the current session; otherwise any page can sign the
+  // developer out with a link (logout CSRF).
+  it('asks, with no script, when only client_id and post_logout_redirect_uri are given; the session survives until Sign out', async () => {
+    const { tokens, browser } = await signInAndGetTokens('alice');
+    const page = await browser.open(
+      endSessionUrl({
+        client_id: 'reference-app',
+        post_logout_redirect_uri: signedOut,
+        state: 'csrf',
+      }),
+    );
+    expectConfirmationPage(page);
+    expect(page.body).toContain('<strong>oidc-kit reference app</strong>');
+
+    // Still signed in, at the provider and in the app, until the button is pressed.
+    expect(await signedInSilently(browser)).toBe(true);
+    const refreshed = await refresh(provider.issuer, tokens.refresh_token!);
+    expect(refreshed.status).toBe(200);
+
+    const done = await pressSignOut(browser, page);
+    expect(done.redirectedTo?.origin + done.redirectedTo!.pathname).toBe(signedOut);
+    expect(done.redirectedTo?.searchParams.get('state')).toBe('csrf');
+    expect(await signedInSilently(browser)).toBe(false);
+    const stale = await refresh(provider.issuer, refreshed.body.refresh_token!);
+    expect(stale.body.error).toBe('invalid_grant');
+  });
+
+  it("Stay signed in leaves the session and the app's tokens alone", async () => {
+    const { tokens, browser } = await signInAndGetTokens('alice');
+    const page = await browser.open(
+      endSessionUrl({ client_id: 'reference-app', post_logout_redirect_uri: signedOut }),
+    );
+    const action = attribute(page.body, /<form\b[^>]*id="stay-signed-in"[^>]*>/, 'action');
+    const stayed = await browser.open(new URL(action, page.url));
+    expect(stayed.response.status).toBe(200);
+    expect(stayed.redirectedTo).toBeUndefined();
+    expect(stayed.body).toContain('<h1>You are still signed in</h1>');
+    expect(stayed.body).not.toMatch(/<script/);
+    expect(await signedInSilently(browser)).toBe(true);
+    expect((await refresh(provider.issuer, tokens.refresh_token!)).status).toBe(200);
+  });
+
+  it("asks when the id_token_hint is another user's", async () => {
+    const { browser } = await signInAndGetTokens('alice');
+    const { tokens: bobs } = await signInAndGetTokens('bob');
+    const page = await browser.open(
+      endSessionUrl({ id_token_hint: bobs.id_token, post_logout_redirect_uri: signedOut }),
+    );
+    expectConfirmationPage(page);
+    expect(await signedInSilently(browser)).toBe(true);
+  });
+
+  it('asks when the id_token_hint is for a client this session has not signed in to', async () => {
+    const { browser } = await signInAndGetTokens('alice');
+    const { code, verifier } = await signIn(provider.issuer, {
+      username: 'alice',
+      clientId: 'userinfo-app',
+      redirectUri: 'http://localhost:3000/cb',
+    });
+    const other = await exchangeCode(provider.issuer, {
+      code,
+      verifier,
+      clientId: 'userinfo-app',
+      redirectUri: 'http://localhost:3000/cb',
+    });
+    const page = await browser.open(
+      endSessionUrl({
+        id_token_hint: other.id_token,
+        post_logout_redirect_uri: 'http://localhost:3000/bye',
+      }),
+    );
+    expectConfirmationPage(page);
+    expect(page.body).toContain('<strong>Userinfo &lt;App&gt;</strong>');
+  });
+
+  it('asks when the id_token_hint is from an earlier sign-in', async () => {
+    const { tokens: earlier } = await signInAndGetTokens('alice');
+    // ID tokens carry whole seconds: the next sign-in must start in a later second.
+    await new Promise((done) => setTimeout(done, 1100));
+    const { browser } = await signInAndGetTokens('alice');
+    const page = await browser.open(
+      endSessionUrl({ id_token_hint: earlier.id_token, post_logout_redirect_uri: signedOut }),
+    );
+    expectConfirmationPage(page);
+  });
+
+  it('refuses a forged id_token_hint and signs nothing out', async () => {
+    const { tokens, browser } = await signInAndGetTokens('alice');
+    const [header, payload] = tokens.id_token.split('.');
+    const forged = `${header}.${payload}.${Buffer.from('not the signature').toString('base64url')}`;
+    const page = await browser.open(
+      endSessionUrl({ id_token_hint: forged, post_logout_redirect_uri: signedOut, state: 'x' }),
+    );
+    expect(page.response.status).toBe(400);
+    expect(page.redirectedTo).toBeUndefined();
+    expect(page.body).not.toMatch(/<script/);
+    expect(page.body).toContain('id_token_hint');
+    expect(await signedInSilently(browser)).toBe(true);
   });
 
   it('refuses an unregistered post-logout redirect URI without redirecting', async () => {

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { DevProviderConfigError } from './DevProviderConfigError.js';
+import { isLoopbackHost } from './isLoopbackHost.js';
 import {
   loadClientsFile,
   parseClients,
@@ -22,7 +23,10 @@ import { PortInUseError } from './PortInUseError.js';
 export interface DevProviderOptions {
   /** Port to listen on; `0` picks a free one (read it from the result). Default `4000`. */
   port?: number;
-  /** Address to listen on. Default `localhost`. */
+  /**
+   * Address to listen on. Default `localhost`. Any address but a loopback one (`localhost`,
+   * 127.0.0.0/8, `::1`) makes the provider reachable from other machines, with a warning.
+   */
   host?: string;
   /** Public origin of the provider, if not `http://localhost:<port>`. No path, no trailing slash. */
   issuer?: string;
@@ -44,7 +48,7 @@ export interface DevProviderOptions {
   refreshTokenTtl?: number;
   /** Audience of the JWT access tokens for the reference API. Default `http://localhost:4001`. */
   apiAudience?: string;
-  /** Print nothing but errors (no ready line, no sign-in log). Default `false`. */
+  /** Print nothing but errors and warnings (no ready line, no sign-in log). Default `false`. */
   quiet?: boolean;
 }
 
@@ -81,6 +85,10 @@ export const devProviderDefaults = {
 export async function startDevProvider(options: DevProviderOptions = {}): Promise<DevProvider> {
   const settings = await resolveOptions(options);
   const log = options.quiet ? () => {} : (line: string) => console.log(line);
+  // Not silenced by `quiet`: it is the one thing a developer must not miss.
+  if (!isLoopbackHost(settings.host)) {
+    console.warn(exposedHostWarning(settings.host, settings.seededAccounts));
+  }
 
   const server = createServer();
   const port = await listen(server, settings.port, settings.host);
@@ -130,6 +138,14 @@ export function readyLine({ issuer, users, clients }: DevProvider): string {
   return `oidc-kit dev provider ready at ${issuer} (users: ${usernames}; clients: ${clientIds})`;
 }
 
+function exposedHostWarning(host: string, seededAccounts: string | undefined): string {
+  const users =
+    seededAccounts === undefined
+      ? 'its users, with the passwords you gave it,'
+      : `the seeded users, whose passwords are public (${seededAccounts}),`;
+  return `oidc-kit-dev-provider: warning: host ${host === '' ? '""' : host} is not a loopback address, so other machines can reach this provider. It is for development only: anyone who reaches it can sign in as ${users} and get tokens for every client. Use the default host (localhost) unless another machine must reach it.`;
+}
+
 async function resolveOptions(options: DevProviderOptions) {
   const option = (name: string) => ({ kind: 'option', source: name });
   const fail = (name: string, problem: string): never => {
@@ -174,6 +190,10 @@ async function resolveOptions(options: DevProviderOptions) {
         ? []
         : parseClients(options.clients, option('clients'));
   const seeded = options.users === undefined && resolve(usersFile) === defaultUsersFile;
+  /** e.g. `alice / alice, bob / bob`: shown on the login page and in the host warning. */
+  const seededAccounts = seeded
+    ? users.map((user) => `${user.username} / ${user.password}`).join(', ')
+    : undefined;
 
   return {
     port,
@@ -191,9 +211,8 @@ async function resolveOptions(options: DevProviderOptions) {
     idTokenTtl,
     refreshTokenTtl,
     apiAudience,
-    hint: seeded
-      ? `Dev accounts: ${users.map((user) => `${user.username} / ${user.password}`).join(', ')}`
-      : undefined,
+    seededAccounts,
+    hint: seededAccounts === undefined ? undefined : `Dev accounts: ${seededAccounts}`,
   };
 
   function urlOption(name: string, value: string): string {
