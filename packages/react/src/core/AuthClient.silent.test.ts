@@ -46,7 +46,12 @@ test('without a refresh token, renewal signs in silently in a hidden iframe (pro
     delete user.refresh_token;
     storage.setItem(key, JSON.stringify(user));
   }
-  const tab = harness.createClient({ storage, config: { silent_redirect_uri: silent } });
+  // The real hidden iframe, not the harness's stand-in for it.
+  const tab = harness.createClient({
+    storage,
+    config: { silent_redirect_uri: silent },
+    environment: { silentFrame: undefined },
+  });
   await tab.start();
   const before = tab.getSnapshot().user?.access_token;
   expect(tab.getSnapshot().user?.refresh_token).toBeUndefined();

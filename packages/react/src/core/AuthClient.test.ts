@@ -97,7 +97,12 @@ describe('sign-in by redirect', () => {
     const statuses = recordStatuses(client);
     await client.start();
     expect(statuses).toEqual(['loading', 'unauthenticated']);
-    expect(client.getSnapshot()).toEqual({ status: 'unauthenticated', user: null, error: null });
+    expect(client.getSnapshot()).toEqual({
+      status: 'unauthenticated',
+      user: null,
+      error: null,
+      signOutReason: null,
+    });
   });
 
   test('start() and the snapshot are stable: one run, the same object while nothing changes', async () => {
@@ -282,7 +287,12 @@ describe('sign-out', () => {
     harness = createHarness({ endSession: false });
     const { client } = await harness.signIn(harness.createClient());
     await client.signOut();
-    expect(client.getSnapshot()).toEqual({ status: 'unauthenticated', user: null, error: null });
+    expect(client.getSnapshot()).toEqual({
+      status: 'unauthenticated',
+      user: null,
+      error: null,
+      signOutReason: 'user',
+    });
     expect(harness.redirects).toHaveLength(1);
   });
 });
@@ -291,17 +301,21 @@ describe('bounds', () => {
   test('renewal retries after a passing failure are bounded (3, with backoff)', async () => {
     harness = createHarness();
     const { client } = await harness.signIn(harness.createClient());
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     try {
       harness.provider.options.refreshStatus = 503;
       await expect(client.renew()).rejects.toMatchObject({ code: 'renew_failed' });
+      // Backoff 5, 10, 20 s (±25 % jitter), never under the 10 s between token requests.
       for (const [wait, attempts] of [
-        [5_000, 2],
-        [10_000, 3],
-        [20_000, 4],
+        [10_000, 2],
+        [12_500, 3],
+        [25_000, 4],
       ] as const) {
+        const failed = client.getSnapshot().error;
         await vi.advanceTimersByTimeAsync(wait);
         await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(attempts));
+        // The failure is reported in the same step that arms the next retry.
+        await vi.waitFor(() => expect(client.getSnapshot().error).not.toBe(failed));
       }
       await vi.advanceTimersByTimeAsync(3_600_000);
       await new Promise((resolve) => setImmediate(resolve));

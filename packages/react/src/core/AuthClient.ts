@@ -1,27 +1,28 @@
-import {
-  InMemoryWebStorage,
-  OidcClient,
-  User,
-  UserManager,
-  WebStorageStateStore,
-} from 'oidc-client-ts';
-import type { UserManagerSettings } from 'oidc-client-ts';
+import { InMemoryWebStorage, OidcClient, UserManager, WebStorageStateStore } from 'oidc-client-ts';
+import type { SignoutRedirectArgs, UserManagerSettings, User } from 'oidc-client-ts';
 import { canTransition, createAuthSnapshot, initialAuthSnapshot } from './authState';
-import type { AuthSnapshot, AuthStatus } from './authState';
+import type { AuthSnapshot, AuthStatus, SignOutReason } from './authState';
 import { createAuthFetch } from './authFetch';
 import type { AuthFetch } from './authFetch';
 import { CheckedUserStore } from './CheckedUserStore';
+import type { StoredUser } from './CheckedUserStore';
 import { validateConfig } from './config';
 import type { AuthConfig, AuthOptions, ResolvedAuthConfig } from './config';
 import { AuthError } from './errors';
 import { checkIdToken, idTokenInvalid } from './idToken';
 import { handOverUrl } from './handOver';
+import { RefreshGuard, minRequestInterval } from './refreshGuard';
 import { safeReturnTo } from './returnTo';
+import { SessionRecords, newSessionId, tokenId } from './sessionRecord';
+import type { SessionRecord } from './sessionRecord';
+import { receiveUser, shareSession } from './sharedSession';
+import type { SharedSession } from './sharedSession';
 import { TabSync, withLock } from './tabSync';
 import type { ChannelLike, LockManagerLike, TabMessage } from './tabSync';
 import { toAuthError } from './toAuthError';
 import type { AuthOperation } from './toAuthError';
 import { verifyIdTokenSignature } from './verifyIdTokenSignature';
+import { WallClockTimer } from './wallClockTimer';
 
 /** Options for {@link AuthClient.signIn}. */
 export interface SignInOptions {
@@ -43,6 +44,12 @@ export interface SignOutOptions {
   revokeTokens?: boolean;
   /** Also end the session at the provider (RP-initiated logout). Default true. */
   redirect?: boolean;
+  /** Why, for the signed-out page (`snapshot.signOutReason`). Default `user`. */
+  reason?: 'user' | 'idle';
+  /** The language of the provider's logout pages, e.g. `fr`. */
+  ui_locales?: string;
+  /** Which account to sign out, where the provider supports it. */
+  logout_hint?: string;
 }
 
 /** What can be swapped out of the browser, for tests and unusual environments. */
@@ -63,6 +70,11 @@ export interface AuthClientEnvironment {
   tabSessionWait?: number;
   /** Sends the browser to the provider. Default: `location.assign`. */
   redirect?: (url: string) => void;
+  /**
+   * Loads a silent (`prompt=none`) authorization URL in a hidden frame and resolves with the URL
+   * the frame lands on. Default: an iframe on `silent_redirect_uri`.
+   */
+  silentFrame?: (url: string) => Promise<string>;
 }
 
 /** An `AuthConfig`, or oidc-kit's options around a `UserManager` you built. */
@@ -80,18 +92,8 @@ const authParams = [
   'error_uri',
 ];
 const callbacksInFlight = new Map<string, { owner: AuthClient; run: Promise<void> }>();
-const consumedMemory = new Set<string>();
 const maxRenewRetries = 3;
-
-function hash(text: string): string {
-  // FNV-1a: an identifier for a consumed refresh token that reveals nothing about it.
-  let value = 0x811c9dc5;
-  for (let index = 0; index < text.length; index += 1) {
-    value ^= text.charCodeAt(index);
-    value = Math.imul(value, 0x01000193);
-  }
-  return (value >>> 0).toString(36);
-}
+const sessionOverErrors = new Set(['invalid_grant', 'login_required', 'interaction_required']);
 
 function randomNonce(): string {
   const bytes = new Uint8Array(16);
@@ -137,13 +139,16 @@ export class AuthClient {
   private manager: UserManager | undefined;
   private store: CheckedUserStore | undefined;
   private tabs: TabSync | undefined;
+  private sessionRecords: SessionRecords | undefined;
   private started: Promise<void> | undefined;
   private renewing: Promise<User | null> | undefined;
   private signingIn: Promise<void> | undefined;
-  private renewTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly renewTimer = new WallClockTimer();
   private renewRetries = 0;
   /** Bumped whenever the session ends, so work begun for the old session cannot revive it. */
   private epoch = 0;
+  /** The id of the session this tab holds (see the session record), or null. */
+  private session: string | null = null;
   /** True while a sign-in (callback or popup) may store another user than the stored one. */
   private freshSignIn = false;
   private redirectWatch: ReturnType<typeof setTimeout> | undefined;
@@ -163,6 +168,7 @@ export class AuthClient {
         scope: settings.scope,
         response_type: settings.response_type,
         client_secret: settings.client_secret,
+        disablePKCE: settings.disablePKCE,
         ...options,
       });
       this.givenUserManager = userManager;
@@ -190,8 +196,9 @@ export class AuthClient {
   }
 
   /**
-   * Restores the session: processes a sign-in callback in the URL, else reads the stored user,
-   * else asks the other open tabs. Safe to call many times; later calls share the first run.
+   * Restores the session: processes a sign-in callback or a sign-out return in the URL, else
+   * reads the stored user, else asks the other open tabs. Safe to call many times; later calls
+   * share the first run.
    */
   start(): Promise<void> {
     this.started ??= this.run();
@@ -221,6 +228,7 @@ export class AuthClient {
   private async runSignIn(options: SignInOptions): Promise<void> {
     const returnTo = safeReturnTo(options.returnTo ?? this.currentPath(), this.origin());
     const prior = this.snapshot.status === 'authenticated' ? this.snapshot.user : null;
+    const priorSession = this.session;
     const epoch = this.epoch;
     this.stopRenewing();
     this.set('signing-in', null, null);
@@ -236,13 +244,10 @@ export class AuthClient {
       await this.assertIssuer();
       if (options.popup === true) {
         // Without this, a popup the user closes leaves sign-in waiting forever.
-        this.freshSignIn = true;
-        const user = await this.userManager
-          .signinPopup({ ...args, popupAbortOnClose: true })
-          .finally(() => {
-            this.freshSignIn = false;
-          });
-        this.signedIn(user, 'signed-in');
+        const user = await this.exchangeFresh(() =>
+          this.userManager.signinPopup({ ...args, popupAbortOnClose: true }),
+        );
+        await this.beginSession(user);
       } else {
         this.watchRedirect();
         await this.userManager.signinRedirect(args);
@@ -251,6 +256,7 @@ export class AuthClient {
       const error = toAuthError(cause, 'sign-in');
       if (prior !== null && this.epoch === epoch) {
         // A second sign-in (step-up, another account) failed: the first session is still good.
+        this.session = priorSession;
         this.set('authenticated', prior, error);
         this.scheduleRenewal(prior);
         return;
@@ -277,31 +283,50 @@ export class AuthClient {
 
   /**
    * Signs out: clears the local session (in every tab) first, optionally revokes the tokens, then
-   * ends the session at the provider with `id_token_hint` and returns to `post_logout_redirect_uri`.
+   * ends the session at the provider (RP-initiated logout with `id_token_hint`, `client_id`,
+   * `post_logout_redirect_uri` and `state`) and returns to `post_logout_redirect_uri`.
    */
   async signOut(options: SignOutOptions = {}): Promise<void> {
-    const user = this.snapshot.user ?? (await this.userManager.getUser());
+    const user = this.snapshot.user ?? (await this.readStored())?.user ?? null;
+    const reason = options.reason ?? 'user';
+    const ended = this.session;
     this.epoch += 1;
     this.stopRenewing();
     this.set('signing-out', null, null);
+    this.session = null;
     await this.clearUser();
+    this.records().remove(ended);
     this.tabs?.post({ type: 'signed-out', reason: 'signed_out_elsewhere' });
+    // A renewal another tab has under way may write the record back as it ends: remove it again
+    // once that renewal has let go of the lock.
+    await this.withRenewLock(async () => this.records().remove(ended));
     if (options.revokeTokens === true && user !== null) await this.revoke(user);
 
     const endSession = await this.userManager.metadataService
       .getEndSessionEndpoint()
       .catch(() => undefined);
+    const returnTo = this.config.oidc.post_logout_redirect_uri;
     if (options.redirect === false || endSession === undefined) {
-      this.set('unauthenticated', null, null);
+      this.set('unauthenticated', null, null, reason);
       return;
     }
+    const extraQueryParams: Record<string, string> = {};
+    if (options.ui_locales !== undefined) extraQueryParams.ui_locales = options.ui_locales;
+    if (options.logout_hint !== undefined) extraQueryParams.logout_hint = options.logout_hint;
+    const args: SignoutRedirectArgs & { client_id: string } = {
+      id_token_hint: user?.id_token,
+      client_id: this.config.oidc.client_id,
+      post_logout_redirect_uri: returnTo,
+      // A state only travels with a return address; it asks the provider to send it back.
+      state: { reason },
+      // Replaces the configured sign-in extras (`resource`, `acr_values`…): not logout parameters.
+      extraQueryParams,
+    };
     try {
-      await this.userManager.signoutRedirect({
-        id_token_hint: user?.id_token,
-        post_logout_redirect_uri: this.config.oidc.post_logout_redirect_uri,
-      });
+      if (returnTo !== undefined) this.signOutMarks()?.setItem(this.signOutMarkKey(), reason);
+      await this.userManager.signoutRedirect(args);
     } catch (cause) {
-      this.set('unauthenticated', null, toAuthError(cause, 'sign-out'));
+      this.set('unauthenticated', null, toAuthError(cause, 'sign-out'), reason);
     }
   }
 
@@ -350,7 +375,7 @@ export class AuthClient {
   /** Forgets the last error: `error` goes to `unauthenticated`, other states keep their status. */
   dismissError(): void {
     const status = this.snapshot.status === 'error' ? 'unauthenticated' : this.snapshot.status;
-    this.set(status, this.snapshot.user, null);
+    this.set(status, this.snapshot.user, null, this.snapshot.signOutReason);
   }
 
   /** Stops timers, listeners and the tab channel. The client cannot be used afterwards. */
@@ -367,6 +392,7 @@ export class AuthClient {
     this.connect();
     const url = globalThis.location.href;
     if (this.isCallback(url)) return this.handleCallback(url);
+    if (this.isSignOutReturn(url)) return this.completeSignOut(url);
     await this.restore();
   }
 
@@ -378,30 +404,77 @@ export class AuthClient {
       this.environment.createChannel,
     );
     const onPageShow = (event: PageTransitionEvent) => {
-      // A page restored from the back-forward cache must not stay mid-redirect.
       if (!event.persisted) return;
+      // A page restored from the back-forward cache must not stay mid-redirect, nor show a
+      // session that ended while it was away.
       if (this.snapshot.status === 'signing-out') this.set('unauthenticated', null, null);
       if (this.snapshot.status === 'signing-in') {
         this.signingIn = undefined;
         void this.restore();
       }
+      this.recheck();
+    };
+    const onVisible = () => {
+      if ((globalThis as { document?: Document }).document?.visibilityState === 'hidden') return;
+      this.recheck();
+      this.renewTimer.check();
     };
     globalThis.addEventListener('pageshow', onPageShow);
-    this.teardown.push(() => globalThis.removeEventListener('pageshow', onPageShow));
+    globalThis.addEventListener('visibilitychange', onVisible);
+    const unwatch = this.records().watch(() => this.recheck());
+    this.teardown.push(
+      () => globalThis.removeEventListener('pageshow', onPageShow),
+      () => globalThis.removeEventListener('visibilitychange', onVisible),
+      unwatch,
+    );
+  }
+
+  /**
+   * A tab that was away (frozen, in the back-forward cache, its messages missed) checks the shared
+   * record: a session that ended meanwhile is cleared before anything of it shows again.
+   */
+  private recheck(): void {
+    if (this.snapshot.status !== 'authenticated' || this.disposed) return;
+    const record = this.records().read();
+    if (record !== null && record.session === this.session) return;
+    this.epoch += 1;
+    this.stopRenewing();
+    this.session = null;
+    this.set('unauthenticated', null, signedOutElsewhere('signed_out_elsewhere'), 'elsewhere');
+    void this.clearUser().then(() => {
+      // Replaced by a newer session (signed in anew in another tab): take that one.
+      if (record !== null) return this.restore();
+    });
   }
 
   private async restore(): Promise<void> {
-    let user: User | null = null;
+    const epoch = this.epoch;
+    const record = this.records().read();
+    let stored: StoredUser | null = null;
     try {
-      user = await this.userManager.getUser();
+      stored = await this.readStored();
     } catch {
       await this.clearUser();
     }
-    if (user === null && this.tabs !== undefined) {
-      const shared = await this.tabs.requestSession(this.environment.tabSessionWait ?? 150);
-      if (shared !== null) user = await this.adopt(shared);
+    if (this.epoch !== epoch || this.disposed) return;
+    let user: User | null = null;
+    if (stored !== null && this.isCurrent(stored, record)) {
+      user = stored.user;
+      this.session = stored.session;
+    } else {
+      // A session that ended while this tab was away (signed out, replaced) is not shown again.
+      if (stored !== null) await this.clearUser();
+      // Only a session the record says exists is worth waiting for (rule 8).
+      if (this.records().read() !== null && this.tabs !== undefined) {
+        const shared = await this.tabs.request(
+          'session-request',
+          this.environment.tabSessionWait ?? 150,
+        );
+        if (this.epoch !== epoch || this.disposed) return;
+        if (shared !== null) user = await this.adopt(shared);
+      }
     }
-    if (this.disposed) return;
+    if (this.epoch !== epoch || this.disposed) return;
     if (user === null) {
       this.set('unauthenticated', null, null);
       // Sign-in is likely next: fetch discovery now, so the click that opens a popup does not
@@ -415,9 +488,21 @@ export class AuthClient {
     }
   }
 
+  /** Whether `stored` belongs to the session the shared record names. */
+  private isCurrent(stored: StoredUser, record: SessionRecord | null): boolean {
+    if (stored.session === null) return false;
+    if (record !== null) return record.session === stored.session;
+    if (this.records().shared) return false;
+    // No shared storage: the record lived in a page that is gone; this tab's store is all there is.
+    void this.bookSession(stored.session, stored.user);
+    return true;
+  }
+
   private async processCallback(url: string): Promise<void> {
     const params = new URL(url).searchParams;
     const operation: AuthOperation = params.has('error') ? 'sign-in' : 'callback';
+    // The address bar is clean before the code is exchanged (session protocol, rule 7).
+    this.cleanAddress(url);
     this.set('signing-in', null, null);
     let returnTo = '/';
     let requestType: string | undefined;
@@ -428,13 +513,9 @@ export class AuthClient {
       returnTo = safeReturnTo(data?.returnTo, this.origin());
       const issuer = await this.assertIssuer();
       await this.checkCallbackIssuer(url, params, issuer);
-      this.freshSignIn = true;
-      const user = await this.userManager.signinCallback(url).finally(() => {
-        this.freshSignIn = false;
-      });
+      const user = await this.exchangeFresh(() => this.userManager.signinCallback(url));
       if (user === undefined) return; // a popup or iframe callback, handed to the opener
-      this.cleanAddress(url);
-      this.signedIn(user, 'signed-in');
+      await this.beginSession(user);
     } catch (cause) {
       const error = toAuthError(cause, operation);
       if (requestType === 'si:p' || requestType === 'si:s') {
@@ -453,31 +534,74 @@ export class AuthClient {
       await this.oidcClient()
         .readSigninResponseState(url, true)
         .catch(() => undefined);
-      this.cleanAddress(url);
-      if (error.code === 'callback_state_mismatch') {
-        // A replayed or forged callback says nothing about the session: keep the one there is.
-        const stored = await this.userManager.getUser().catch(() => null);
-        if (stored !== null) this.signedIn(stored);
-        else this.set('unauthenticated', null, error);
+      // A failed sign-in (a cancelled step-up, a forged or replayed response) says nothing about
+      // the session there is: keep it (rule 6).
+      const stored = await this.readStored().catch(() => null);
+      if (stored !== null && this.isCurrent(stored, this.records().read())) {
+        this.session = stored.session;
+        // A replayed or forged response is no failure of the user's: nothing to report.
+        const shown = error.code === 'callback_state_mismatch' ? null : error;
+        this.set('authenticated', stored.user, shown);
+        this.scheduleRenewal(stored.user);
       } else {
         await this.clearUser();
-        this.set('error', null, error);
+        const code = error.code;
+        this.set(code === 'callback_state_mismatch' ? 'unauthenticated' : 'error', null, error);
       }
     }
     (this.environment.navigate ?? defaultNavigate)(returnTo);
   }
 
+  /** Whether `url` is the return from the provider's logout to `post_logout_redirect_uri`. */
+  private isSignOutReturn(url: string): boolean {
+    const target = this.config.oidc.post_logout_redirect_uri;
+    if (target === undefined) return false;
+    const current = new URL(url);
+    const expected = new URL(target);
+    if (current.origin !== expected.origin || current.pathname !== expected.pathname) return false;
+    return (
+      current.searchParams.has('state') ||
+      this.signOutMarks()?.getItem(this.signOutMarkKey()) != null
+    );
+  }
+
+  /** Completes the return from the provider's logout: `state` checked, the address cleaned. */
+  private async completeSignOut(url: string): Promise<void> {
+    const marks = this.signOutMarks();
+    const mark = marks?.getItem(this.signOutMarkKey()) ?? null;
+    marks?.removeItem(this.signOutMarkKey());
+    let error: AuthError | null = null;
+    let reason: SignOutReason | null = null;
+    try {
+      // A provider that returns without `state` is accepted; one that returns a `state` must
+      // return the one this browser sent.
+      const { state } = await this.oidcClient().readSignoutResponseState(url, true);
+      const data = state?.data as { reason?: unknown } | undefined;
+      reason = data?.reason === 'idle' || mark === 'idle' ? 'idle' : 'user';
+    } catch (cause) {
+      error = toAuthError(cause, 'sign-out');
+    }
+    const clean = new URL(url);
+    for (const name of ['state', 'error', 'error_description', 'error_uri']) {
+      clean.searchParams.delete(name);
+    }
+    if (globalThis.location.href === url) {
+      history.replaceState(history.state, '', `${clean.pathname}${clean.search}${clean.hash}`);
+    }
+    await this.restore();
+    if (this.snapshot.status === 'unauthenticated')
+      this.set('unauthenticated', null, error, reason);
+  }
+
   private async runRenew(): Promise<User | null> {
     const epoch = this.epoch;
-    const before = this.snapshot.user ?? (await this.userManager.getUser().catch(() => null));
+    const before = this.snapshot.user ?? (await this.readStored().catch(() => null))?.user ?? null;
     if (before === null) return null;
-    const { authority, client_id } = this.config.oidc;
     try {
-      const user = await withLock(
-        `oidc-kit:renew:${authority}:${client_id}`,
-        () => this.renewHoldingLock(before, epoch),
-        this.environment.locks === undefined ? undefined : this.environment.locks,
-      );
+      // A tab without the refresh token (memory storage) asks the tab that holds it first.
+      const followed = await this.renewThroughOtherTab(before, epoch);
+      const user =
+        followed ?? (await this.withRenewLock(() => this.renewHoldingLock(before, epoch)));
       this.renewRetries = 0;
       return user;
     } catch (cause) {
@@ -496,47 +620,112 @@ export class AuthClient {
     }
   }
 
+  private async renewThroughOtherTab(before: User, epoch: number): Promise<User | null> {
+    if (before.refresh_token !== undefined || this.config.storage !== 'memory') return null;
+    const shared = await this.tabs?.request(
+      'renew-request',
+      this.config.timeout + 1000,
+      (session) => session.id === this.session,
+    );
+    if (shared == null || this.epoch !== epoch) return null;
+    const user = await this.adopt(shared);
+    if (user === null || user.access_token === before.access_token) return null;
+    this.signedIn(user);
+    return user;
+  }
+
   private async renewHoldingLock(before: User, epoch: number): Promise<User | null> {
-    const manager = this.userManager;
     if (this.epoch !== epoch) return null;
-    let current = await manager.getUser();
+    const record = this.records().read();
+    if (record === null || record.session !== this.session) {
+      throw signedOutElsewhere(record === null ? 'signed_out_elsewhere' : 'session_expired');
+    }
+    const current = (await this.readStored())?.user ?? null;
     if (current === null) {
       throw new AuthError('session_expired', 'The session ended while waiting to renew it.', {
         handled: 'The local session was cleared.',
       });
     }
-    // Another tab renewed while this one waited for the lock: use its tokens.
+    // Another tab renewed while this one waited for the lock (shared storage): use its tokens.
     if (current.access_token !== before.access_token && current.expired !== true) {
       this.signedIn(current);
       return current;
     }
-    if (current.refresh_token !== undefined && this.isConsumed(current.refresh_token)) {
-      // This tab's refresh token was used by another tab whose news has not arrived yet: sending it
-      // again would make the provider revoke the whole grant (refresh token reuse detection).
-      current = await this.awaitSharedRenewal(before.access_token);
-      this.signedIn(current);
+    const decision = await this.refreshGuard().claim(record, current.refresh_token);
+    if (decision === 'send') return this.refresh(current, record, epoch);
+    if (decision === 'not-current' && record.refresh !== null) {
+      // Another tab rotated this tab's refresh token: never send it again. Take the current tokens
+      // from the tab that has them, else authorize silently.
+      const shared = await this.tabs?.request(
+        'session-request',
+        2000,
+        (session) => session.id === record.session,
+      );
+      const adopted = shared == null || this.epoch !== epoch ? null : await this.adopt(shared);
+      if (adopted !== null && adopted.access_token !== before.access_token) {
+        this.signedIn(adopted);
+        return adopted;
+      }
+    }
+    const latest = this.records().read() ?? record;
+    if (this.refreshGuard().tooSoon(latest)) {
+      // The session asked the provider under 10 s ago (rule 5): keep what there is.
+      this.scheduleRenewal(current);
       return current;
     }
-    const consumed = current.refresh_token;
-    if (consumed !== undefined) this.markConsumed(consumed, true);
+    return this.authorizeSilently(latest, epoch);
+  }
+
+  /** Sends the refresh token, which the guard has marked spent. */
+  private async refresh(current: User, record: SessionRecord, epoch: number): Promise<User | null> {
     let user: User | null;
     try {
       // Passed explicitly: oidc-client-ts drops its configured timeout for refresh requests
       // when this argument is absent.
-      user = await manager.signinSilent({
+      user = await this.userManager.signinSilent({
         nonce: randomNonce(),
         silentRequestTimeoutInSeconds: this.config.timeout / 1000,
       });
     } catch (error) {
-      // The provider answered without new tokens (or was never reached): the token is still this
-      // session's only way to renew. After a timeout it may have been used, so it stays marked.
-      const timedOut = (error as { name?: unknown } | null)?.name === 'ErrorTimeout';
-      if (consumed !== undefined && !timedOut) this.markConsumed(consumed, false);
+      const providerError = (error as { name?: unknown; error?: unknown } | null) ?? {};
+      if (providerError.name !== 'ErrorResponse') {
+        // No answer (network, timeout, a body that is no OAuth answer): the provider may have
+        // rotated the token, so it stays spent. Recover by a silent authorize, or end (rule 1).
+        if (this.epoch !== epoch) return null;
+        return this.authorizeSilently(this.records().read() ?? record, epoch);
+      }
+      // The provider answered and refused: a token it did not accept was not used.
+      if (!sessionOverErrors.has(providerError.error as string)) {
+        await this.refreshGuard().settle(record.session, current.refresh_token);
+      }
       throw error;
     }
-    // A provider that does not rotate refresh tokens hands the same one back: it is still good.
-    if (consumed !== undefined && user?.refresh_token === consumed)
-      this.markConsumed(consumed, false);
+    return this.renewed(user, record.session, epoch);
+  }
+
+  /** Renews through a hidden `prompt=none` authorization, where the provider session allows. */
+  private async authorizeSilently(record: SessionRecord, epoch: number): Promise<User | null> {
+    this.refreshGuard().startRequest(record);
+    let user: User | null;
+    try {
+      user = await this.userManager.signinSilent({
+        forceIframeAuth: true,
+        nonce: randomNonce(),
+        silentRequestTimeoutInSeconds: this.config.timeout / 1000,
+      });
+    } catch (error) {
+      const code = (error as { error?: unknown } | null)?.error;
+      if (typeof code === 'string' && sessionOverErrors.has(code)) throw error;
+      throw new AuthError(
+        'session_expired',
+        'The refresh token could not be used again and the provider session did not renew it.',
+        { cause: error, handled: 'The local session was cleared in every tab.' },
+      );
+    }
+    return this.renewed(user, record.session, epoch);
+  }
+
+  private async renewed(user: User | null, session: string, epoch: number): Promise<User | null> {
     if (this.epoch !== epoch) {
       // Signed out (here or in another tab) while the request was under way: drop what came back.
       await this.clearUser();
@@ -547,19 +736,8 @@ export class AuthClient {
         handled: 'The local session was cleared.',
       });
     }
+    await this.refreshGuard().settle(session, user.refresh_token);
     this.signedIn(user, 'renewed');
-    return user;
-  }
-
-  private async awaitSharedRenewal(staleToken: string): Promise<User> {
-    const shared = await this.tabs?.requestSession(2000);
-    const user = shared === undefined || shared === null ? null : User.fromStorageString(shared);
-    if (user === null || user.access_token === staleToken) {
-      throw new AuthError('renew_failed', 'Another tab renewed the session but did not share it.', {
-        handled: 'The stale refresh token was not sent again.',
-      });
-    }
-    await this.adopt(shared as string);
     return user;
   }
 
@@ -568,16 +746,25 @@ export class AuthClient {
     const user = this.snapshot.user;
     switch (message.type) {
       case 'session-request':
-        if (user !== null && this.snapshot.status === 'authenticated') {
-          this.tabs?.post({ type: 'session', to: message.from, user: user.toStorageString() });
+        if (user !== null && this.session !== null) {
+          this.tabs?.post({ type: 'session', to: message.from, session: this.share(user) });
         }
         return;
+      case 'renew-request': {
+        if (user?.refresh_token === undefined || this.session === null) return;
+        const renewed = (await this.renew().catch(() => null)) ?? this.snapshot.user;
+        if (renewed !== null && this.session !== null) {
+          this.tabs?.post({ type: 'session', to: message.from, session: this.share(renewed) });
+        }
+        return;
+      }
       case 'signed-in':
       case 'renewed': {
         if (this.snapshot.status === 'signing-out') return;
         // A renewal belongs to a session this tab has; a tab without one waits for a sign-in.
-        if (message.type === 'renewed' && user === null) return;
-        const shared = await this.adopt(message.user);
+        if (message.type === 'renewed' && (user === null || message.session.id !== this.session))
+          return;
+        const shared = await this.adopt(message.session);
         if (shared !== null) this.signedIn(shared);
         return;
       }
@@ -585,17 +772,13 @@ export class AuthClient {
         if (user === null && this.snapshot.status !== 'loading') return;
         this.epoch += 1;
         this.stopRenewing();
+        this.session = null;
         await this.clearUser();
         this.set(
           'unauthenticated',
           null,
-          new AuthError(
-            message.reason,
-            message.reason === 'session_expired'
-              ? 'The session ended at the identity provider.'
-              : 'You signed out in another tab.',
-            { handled: 'The local session was cleared.' },
-          ),
+          signedOutElsewhere(message.reason),
+          message.reason === 'session_expired' ? 'expired' : 'elsewhere',
         );
         return;
       default:
@@ -603,64 +786,124 @@ export class AuthClient {
     }
   }
 
-  private async adopt(storageString: string): Promise<User | null> {
+  /**
+   * Takes a session another tab shared, when it is the session the record names and its ID token
+   * passes the checks (signature included when verification is on). Returns the user, or null.
+   */
+  private async adopt(shared: SharedSession): Promise<User | null> {
+    const epoch = this.epoch;
     try {
-      const user = User.fromStorageString(storageString);
-      const store = this.userStore();
-      await store.setTrusted(this.userKey(), user.toStorageString());
+      if (this.records().read()?.session !== shared.id) return null;
+      const keepRefreshToken = this.config.storage !== 'memory';
+      const idToken = (JSON.parse(shared.user) as { id_token?: unknown }).id_token;
+      if (typeof idToken !== 'string') return null;
+      const claims = await this.checkIdTokenOf(idToken, false);
+      const user = receiveUser(shared.user, claims, keepRefreshToken);
+      if (this.epoch !== epoch || this.records().read()?.session !== shared.id) return null;
+      this.session = shared.id;
+      await this.userStore().setTrusted(this.userKey(), user.toStorageString());
       return user;
     } catch {
       return null;
     }
   }
 
+  private share(user: User): SharedSession {
+    return shareSession(this.session as string, user, this.config.storage !== 'memory');
+  }
+
+  /** Runs a sign-in exchange whose user is stored as a new session of this tab. */
+  private async exchangeFresh<T>(exchange: () => Promise<T>): Promise<T> {
+    const prior = this.session;
+    this.session = newSessionId();
+    this.freshSignIn = true;
+    try {
+      return await exchange();
+    } catch (error) {
+      this.session = prior;
+      throw error;
+    } finally {
+      this.freshSignIn = false;
+    }
+  }
+
+  /** Records the new session for every tab, then announces it. */
+  private async beginSession(user: User): Promise<void> {
+    const session = this.session as string;
+    await this.withRenewLock(() => this.bookSession(session, user));
+    this.signedIn(user, 'signed-in');
+  }
+
+  private async bookSession(session: string, user: User): Promise<void> {
+    const refresh = user.refresh_token === undefined ? null : await tokenId(user.refresh_token);
+    // The floor of rule 5 spaces renewals; a new session has had none yet.
+    this.records().write({ session, refresh, requested: 0 });
+  }
+
   private signedIn(user: User, announce?: 'signed-in' | 'renewed'): void {
     this.set('authenticated', user, null);
     this.scheduleRenewal(user);
-    if (announce !== undefined) this.tabs?.post({ type: announce, user: user.toStorageString() });
+    if (announce !== undefined && this.session !== null) {
+      this.tabs?.post({ type: announce, session: this.share(user) });
+    }
   }
 
   private async endSession(error: AuthError): Promise<void> {
+    const ended = this.session;
     this.epoch += 1;
     this.stopRenewing();
+    this.session = null;
     await this.clearUser();
+    this.records().remove(ended);
     this.tabs?.post({ type: 'signed-out', reason: 'session_expired' });
-    this.set('unauthenticated', null, error);
+    this.set('unauthenticated', null, error, 'expired');
   }
 
   private scheduleRenewal(user: User): void {
     this.stopRenewing();
-    const left = user.expires_in;
-    if (left === undefined || this.disposed) return;
-    const delay = Math.max(0, left - Math.min(60, left / 2)) * 1000;
-    this.renewTimer = setTimeout(() => void this.renew().catch(() => undefined), delay);
+    const expiresAt = user.expires_at;
+    if (expiresAt === undefined || this.disposed) return;
+    const left = Math.max(0, expiresAt * 1000 - Date.now());
+    const last = this.records().read()?.requested ?? 0;
+    // Renew a minute before expiry (half the lifetime when shorter), never sooner than the
+    // session's last token request allows (rule 5).
+    const at = Math.max(expiresAt * 1000 - Math.min(60_000, left / 2), last + minRequestInterval);
+    this.renewTimer.schedule(at, () => void this.renew().catch(() => undefined));
   }
 
   private scheduleRetry(): void {
     this.stopRenewing();
     this.renewRetries += 1;
     if (this.renewRetries > maxRenewRetries || this.disposed) return;
-    const delay = 2 ** this.renewRetries * 2500;
-    this.renewTimer = setTimeout(() => void this.renew().catch(() => undefined), delay);
+    // Exponential backoff with jitter, so tabs and clients that failed together do not retry so.
+    const delay = 2 ** this.renewRetries * 2500 * (0.75 + Math.random() / 2);
+    const last = this.records().read()?.requested ?? 0;
+    const at = Math.max(Date.now() + delay, last + minRequestInterval);
+    this.renewTimer.schedule(at, () => void this.renew().catch(() => undefined));
   }
 
   private stopRenewing(): void {
-    if (this.renewTimer !== undefined) clearTimeout(this.renewTimer);
-    this.renewTimer = undefined;
+    this.renewTimer.cancel();
   }
 
-  private set(status: AuthStatus, user: User | null, error: AuthError | null): void {
+  private set(
+    status: AuthStatus,
+    user: User | null,
+    error: AuthError | null,
+    signOutReason: SignOutReason | null = null,
+  ): void {
     if (this.disposed) return;
     const from = this.snapshot.status;
     if (from !== status && !canTransition(from, status) && process.env.NODE_ENV !== 'production') {
       throw new Error(`oidc-kit: internal error, no transition from ${from} to ${status}.`);
     }
-    const next = createAuthSnapshot(status, user, error);
+    const next = createAuthSnapshot(status, user, error, signOutReason);
     const current = this.snapshot;
     if (
       current.status === next.status &&
       current.user === next.user &&
-      current.error === next.error
+      current.error === next.error &&
+      current.signOutReason === next.signOutReason
     ) {
       return;
     }
@@ -709,19 +952,32 @@ export class AuthClient {
         'the provider returned no ID token (is `openid` in the scope?).',
       );
     }
-    const issuer = await this.userManager.metadataService.getIssuer();
+    const claims = await this.checkIdTokenOf(idToken, true);
+    if (previous !== null && !this.freshSignIn && previous.profile.sub !== claims.sub) {
+      throw idTokenInvalid('sub', 'a renewal returned an ID token for another user.');
+    }
+  }
+
+  /**
+   * The ID-token checks (rule 3), the signature's too when verification is on. A token from another
+   * tab skips the time checks, and is held to the configured authority, which sign-in checked is
+   * the discovered issuer (so a new tab takes a session without a request).
+   */
+  private async checkIdTokenOf(idToken: string, fromProvider: boolean) {
+    const issuer = fromProvider
+      ? await this.userManager.metadataService.getIssuer()
+      : this.config.oidc.authority;
     const claims = checkIdToken(idToken, {
       issuer,
       clientId: this.config.oidc.client_id,
       clockLeeway: this.config.clockLeeway,
+      times: fromProvider,
     });
-    if (previous !== null && !this.freshSignIn && previous.profile.sub !== claims.sub) {
-      throw idTokenInvalid('sub', 'a renewal returned an ID token for another user.');
-    }
     if (this.config.verifySignature) {
       const jwksUri = await this.userManager.metadataService.getKeysEndpoint(false);
       await verifyIdTokenSignature(idToken, jwksUri, this.config.timeout);
     }
+    return claims;
   }
 
   private oidcClient(): OidcClient {
@@ -746,6 +1002,10 @@ export class AuthClient {
       .catch(() => undefined);
   }
 
+  private readStored(): Promise<StoredUser | null> {
+    return this.userStore().read(this.userKey());
+  }
+
   private userStore(): CheckedUserStore {
     void this.userManager;
     return this.store as CheckedUserStore;
@@ -756,48 +1016,45 @@ export class AuthClient {
     return `user:${authority}:${client_id}`;
   }
 
-  private isConsumed(refreshToken: string): boolean {
-    return this.consumedList().includes(hash(refreshToken));
+  private records(): SessionRecords {
+    const { authority, client_id } = this.config.oidc;
+    this.sessionRecords ??= new SessionRecords(
+      `oidc-kit:session:${authority}:${client_id}`,
+      this.environment.sharedStorage === undefined
+        ? browserStorage('localStorage')
+        : this.environment.sharedStorage,
+    );
+    return this.sessionRecords;
   }
 
-  private markConsumed(refreshToken: string, consumed: boolean): void {
-    const id = hash(refreshToken);
-    const others = this.consumedList().filter((entry) => entry !== id);
-    const list = (consumed ? [...others, id] : others).slice(-8);
-    const shared = this.sharedStorage();
-    if (shared !== null) shared.setItem(this.consumedKey(), JSON.stringify(list));
-    else if (consumed) consumedMemory.add(id);
-    else consumedMemory.delete(id);
+  private refreshGuard(): RefreshGuard {
+    return new RefreshGuard(this.records());
   }
 
-  private consumedList(): string[] {
-    const shared = this.sharedStorage();
-    if (shared === null) return [...consumedMemory];
-    try {
-      const parsed: unknown = JSON.parse(shared.getItem(this.consumedKey()) ?? '[]');
-      return Array.isArray(parsed)
-        ? parsed.filter((entry): entry is string => typeof entry === 'string')
-        : [];
-    } catch {
-      return [];
-    }
+  private withRenewLock<T>(task: () => Promise<T>): Promise<T> {
+    const { authority, client_id } = this.config.oidc;
+    return withLock(
+      `oidc-kit:renew:${authority}:${client_id}`,
+      task,
+      this.environment.locks === undefined ? undefined : this.environment.locks,
+    );
   }
 
-  private consumedKey(): string {
-    return `oidc-kit:consumed:${this.config.oidc.authority}:${this.config.oidc.client_id}`;
+  /** Where a sign-out that leaves for the provider notes its reason for the return (this tab). */
+  private signOutMarks(): Storage | null {
+    return browserStorage('sessionStorage');
   }
 
-  private sharedStorage(): Storage | null {
-    return this.environment.sharedStorage === undefined
-      ? browserStorage('localStorage')
-      : this.environment.sharedStorage;
+  private signOutMarkKey(): string {
+    return `oidc-kit:signed-out:${this.config.oidc.authority}:${this.config.oidc.client_id}`;
   }
 
   private createUserManager(): UserManager {
     const check = (user: User, previous: User | null) => this.checkUser(user, previous);
+    const session = () => this.session;
     if (this.givenUserManager !== undefined) {
       const settings = this.givenUserManager.settings as unknown as { userStore: CheckedUserStore };
-      this.store = new CheckedUserStore(settings.userStore, check);
+      this.store = new CheckedUserStore(settings.userStore, check, session);
       settings.userStore = this.store;
       this.givenUserManager.stopSilentRenew();
       return this.givenUserManager;
@@ -808,10 +1065,12 @@ export class AuthClient {
         ? new InMemoryWebStorage()
         : browserStorage(this.config.storage === 'local' ? 'localStorage' : 'sessionStorage')) ??
       new InMemoryWebStorage();
-    this.store = new CheckedUserStore(new WebStorageStateStore({ store: storage }), check);
+    this.store = new CheckedUserStore(new WebStorageStateStore({ store: storage }), check, session);
     const seconds = this.config.timeout / 1000;
     const settings: UserManagerSettings = {
       ...this.config.oidc,
+      // The silent iframe lands on the callback route, which hands the response to this page.
+      silent_redirect_uri: this.config.oidc.silent_redirect_uri ?? this.config.oidc.redirect_uri,
       userStore: this.store,
       // The sign-in state (PKCE verifier, nonce) must be readable by a popup window, which does
       // not share this tab's sessionStorage; entries are removed when used or stale.
@@ -824,18 +1083,31 @@ export class AuthClient {
       requestTimeoutInSeconds: seconds,
       silentRequestTimeoutInSeconds: seconds,
     };
-    const redirect = this.environment.redirect;
-    if (redirect === undefined) return new UserManager(settings);
-    return new UserManager(settings, {
-      prepare: async () => ({
-        navigate: async ({ url }) => {
-          redirect(url);
-          return new Promise<never>(() => undefined);
-        },
-        close: () => undefined,
-      }),
-      callback: async () => undefined,
-    });
+    const { redirect, silentFrame } = this.environment;
+    const redirectNavigator =
+      redirect === undefined
+        ? undefined
+        : {
+            prepare: async () => ({
+              navigate: async ({ url }: { url: string }) => {
+                redirect(url);
+                return new Promise<never>(() => undefined);
+              },
+              close: () => undefined,
+            }),
+            callback: async () => undefined,
+          };
+    const frameNavigator =
+      silentFrame === undefined
+        ? undefined
+        : {
+            prepare: async () => ({
+              navigate: async ({ url }: { url: string }) => ({ url: await silentFrame(url) }),
+              close: () => undefined,
+            }),
+            callback: async () => undefined,
+          };
+    return new UserManager(settings, redirectNavigator, undefined, frameNavigator);
   }
 
   /** Whether `url` is a sign-in response on one of the redirect URIs (page, popup or iframe). */
@@ -870,4 +1142,14 @@ export class AuthClient {
   private origin(): string {
     return globalThis.location.origin;
   }
+}
+
+function signedOutElsewhere(reason: 'signed_out_elsewhere' | 'session_expired'): AuthError {
+  return new AuthError(
+    reason,
+    reason === 'session_expired'
+      ? 'The session ended at the identity provider.'
+      : 'You signed out in another tab.',
+    { handled: 'The local session was cleared.' },
+  );
 }

@@ -4,16 +4,27 @@ import type { StateStore } from 'oidc-client-ts';
 /** Checks a user about to be stored; throws to refuse it. `previous` is the user stored now. */
 export type UserCheck = (user: User, previous: User | null) => Promise<void>;
 
+/** A stored user and the id of the session it belongs to (null when it names none). */
+export interface StoredUser {
+  readonly user: User;
+  readonly session: string | null;
+}
+
+// Kept beside the user's fields in its storage string; oidc-client-ts ignores unknown fields.
+const sessionField = 'oidc_kit_session';
+
 /**
  * The user store oidc-kit gives oidc-client-ts: every user that oidc-client-ts stores (after a
  * callback, a popup, a refresh, a silent renew) passes the checks first, so a user that fails them
  * is never written. Users with an ID token already stored (a refresh that returned none, a
- * revocation) and users shared by another tab (`setTrusted`) are not checked again.
+ * revocation) are not checked again; users shared by another tab are checked before `setTrusted`.
+ * Each user is stored with the id of the session it belongs to.
  */
 export class CheckedUserStore implements StateStore {
   constructor(
     private readonly inner: StateStore,
     private readonly check: UserCheck,
+    private readonly session: () => string | null,
   ) {}
 
   async set(key: string, value: string): Promise<void> {
@@ -21,12 +32,24 @@ export class CheckedUserStore implements StateStore {
     const stored = await this.inner.get(key);
     const previous = stored ? User.fromStorageString(stored) : null;
     if (previous === null || user.id_token !== previous.id_token) await this.check(user, previous);
-    await this.inner.set(key, value);
+    await this.setTrusted(key, value);
   }
 
-  /** Stores a user that was checked already, in this tab or another one. */
+  /** Stores a user that was checked already. */
   async setTrusted(key: string, value: string): Promise<void> {
-    await this.inner.set(key, value);
+    const fields = JSON.parse(value) as Record<string, unknown>;
+    await this.inner.set(key, JSON.stringify({ ...fields, [sessionField]: this.session() }));
+  }
+
+  /** The stored user with its session id, or null. */
+  async read(key: string): Promise<StoredUser | null> {
+    const stored = await this.inner.get(key);
+    if (!stored) return null;
+    const session = (JSON.parse(stored) as Record<string, unknown>)[sessionField];
+    return {
+      user: User.fromStorageString(stored),
+      session: typeof session === 'string' ? session : null,
+    };
   }
 
   get(key: string): Promise<string | null> {

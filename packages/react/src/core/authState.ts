@@ -6,6 +6,12 @@ export type AuthStatus =
   'loading' | 'signing-in' | 'authenticated' | 'signing-out' | 'unauthenticated' | 'error';
 
 /**
+ * Why the last session ended: `user` signed out here, `idle` timed out, `expired` ended at the
+ * provider, `elsewhere` signed out in another tab. Read by a signed-out page.
+ */
+export type SignOutReason = 'user' | 'idle' | 'expired' | 'elsewhere';
+
+/**
  * An immutable snapshot of the auth state. The same object is returned while nothing changes, so
  * it can be compared by reference.
  */
@@ -18,6 +24,8 @@ export interface AuthSnapshot {
    * `unauthenticated` (`session_expired`, `popup_closed`, …) or `authenticated` (`renew_failed`).
    */
   readonly error: AuthError | null;
+  /** Why the session ended, while `unauthenticated` after a sign-out; otherwise null. */
+  readonly signOutReason: SignOutReason | null;
 }
 
 // The design's table, plus: another tab's session may arrive in any settled state, and sign-out
@@ -41,13 +49,20 @@ export const initialAuthSnapshot: AuthSnapshot = /* @__PURE__ */ Object.freeze({
   status: 'loading',
   user: null,
   error: null,
+  signOutReason: null,
 });
 
-/** A frozen snapshot, with `user` present only when authenticated. */
+/** A frozen snapshot, with `user` present only when authenticated, a reason only when signed out. */
 export function createAuthSnapshot(
   status: AuthStatus,
   user: User | null,
   error: AuthError | null,
+  signOutReason: SignOutReason | null = null,
 ): AuthSnapshot {
-  return Object.freeze({ status, user: status === 'authenticated' ? user : null, error });
+  return Object.freeze({
+    status,
+    user: status === 'authenticated' ? user : null,
+    error,
+    signOutReason: status === 'unauthenticated' ? signOutReason : null,
+  });
 }

@@ -163,6 +163,13 @@ export function validateConfig(
     );
   }
 
+  if (input.disablePKCE !== undefined && input.disablePKCE !== false) {
+    throw invalid(
+      'disablePKCE',
+      'must not be set: PKCE (S256) protects the authorization code of a public client and cannot be turned off. Remove `disablePKCE` from the config (or from your UserManager settings).',
+    );
+  }
+
   const authorityHint =
     'Set it to your provider\'s issuer URL, e.g. "https://login.example.com/realms/app".';
   const authority = parseUrl(

@@ -1,9 +1,17 @@
-/** What tabs of one app tell each other about the session. Users travel as storage strings. */
+import { isSharedSession } from './sharedSession';
+import type { SharedSession } from './sharedSession';
+
+/**
+ * What tabs of one app tell each other about the session. A session travels with its id, so a
+ * tab can tell it from an ended one; with memory storage, without its refresh token.
+ */
 export type TabMessage =
   | { type: 'session-request'; from: string }
-  | { type: 'session'; to: string; user: string }
-  | { type: 'signed-in'; user: string }
-  | { type: 'renewed'; user: string }
+  /** A tab without a refresh token (memory storage) asks the one that has it to renew. */
+  | { type: 'renew-request'; from: string }
+  | { type: 'session'; to: string; session: SharedSession }
+  | { type: 'signed-in'; session: SharedSession }
+  | { type: 'renewed'; session: SharedSession }
   | { type: 'signed-out'; reason: 'signed_out_elsewhere' | 'session_expired' };
 
 /** The part of `BroadcastChannel` tab sync uses. */
@@ -18,14 +26,24 @@ export interface LockManagerLike {
   request<T>(name: string, callback: () => Promise<T>): Promise<T>;
 }
 
-const messageTypes = new Set(['session-request', 'session', 'signed-in', 'renewed', 'signed-out']);
-
 function isTabMessage(value: unknown): value is TabMessage {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    messageTypes.has((value as { type?: unknown }).type as string)
-  );
+  const message = value as { type?: unknown; from?: unknown; session?: unknown; reason?: unknown };
+  switch (message?.type) {
+    case 'session-request':
+    case 'renew-request':
+      return typeof message.from === 'string';
+    case 'session':
+      return (
+        typeof (message as { to?: unknown }).to === 'string' && isSharedSession(message.session)
+      );
+    case 'signed-in':
+    case 'renewed':
+      return isSharedSession(message.session);
+    case 'signed-out':
+      return message.reason === 'signed_out_elsewhere' || message.reason === 'session_expired';
+    default:
+      return false;
+  }
 }
 
 function randomId(): string {
@@ -41,7 +59,7 @@ function randomId(): string {
 export class TabSync {
   readonly tabId = randomId();
   private readonly channel: ChannelLike | null;
-  private readonly pending = new Set<(user: string) => void>();
+  private readonly pending = new Set<(session: SharedSession) => void>();
 
   constructor(
     name: string,
@@ -56,18 +74,26 @@ export class TabSync {
     this.channel?.postMessage(message);
   }
 
-  /** Asks the other tabs for their session; resolves with the first answer, or null after `wait` ms. */
-  requestSession(wait: number): Promise<string | null> {
+  /**
+   * Asks the other tabs for their session (or, with `renew-request`, to renew it first); resolves
+   * with the first answer that `accept` takes, or null after `wait` ms.
+   */
+  request(
+    type: 'session-request' | 'renew-request',
+    wait: number,
+    accept: (session: SharedSession) => boolean = () => true,
+  ): Promise<SharedSession | null> {
     if (this.channel === null) return Promise.resolve(null);
     return new Promise((resolve) => {
-      const answer = (user: string | null) => {
+      const answer = (session: SharedSession | null) => {
+        if (session !== null && !accept(session)) return;
         clearTimeout(timer);
         this.pending.delete(answer);
-        resolve(user);
+        resolve(session);
       };
       const timer = setTimeout(() => answer(null), wait);
       this.pending.add(answer);
-      this.post({ type: 'session-request', from: this.tabId });
+      this.post({ type, from: this.tabId });
     });
   }
 
@@ -79,7 +105,7 @@ export class TabSync {
   private receive(data: unknown): void {
     if (!isTabMessage(data)) return;
     if (data.type === 'session') {
-      if (data.to === this.tabId) for (const answer of [...this.pending]) answer(data.user);
+      if (data.to === this.tabId) for (const answer of [...this.pending]) answer(data.session);
       return;
     }
     this.onMessage(data);

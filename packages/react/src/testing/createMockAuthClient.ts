@@ -55,7 +55,12 @@ export interface MockAuthClient extends AuthContextValue {
 }
 
 function snapshotOf(state: AuthStatus, user: User | null, error: AuthError | null): AuthSnapshot {
-  return Object.freeze({ status: state, user: state === 'authenticated' ? user : null, error });
+  return Object.freeze({
+    status: state,
+    user: state === 'authenticated' ? user : null,
+    error,
+    signOutReason: null,
+  });
 }
 
 function defaultError(): AuthError {

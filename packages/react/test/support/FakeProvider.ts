@@ -34,10 +34,20 @@ export interface FakeProviderOptions {
   endSession?: boolean;
   /** Milliseconds the token endpoint takes to answer. */
   tokenDelay?: number;
+  /** Milliseconds refresh requests take to answer (default `tokenDelay`). */
+  refreshDelay?: number;
   /** Answer refresh requests with this HTTP status and a server error. */
   refreshStatus?: number;
   /** Rotate refresh tokens (default true); false keeps the same one, as many providers do. */
   rotateRefreshTokens?: boolean;
+  /** Process the next refresh request (rotating the token), then lose the answer on the way back. */
+  loseNextRefreshResponse?: boolean;
+  /** The `expires_in` of token responses (default `accessTokenTtl`); null leaves it out. */
+  expiresIn?: number | null;
+  /** Whether the browser has a session at the provider, for `prompt=none` (default true). */
+  providerSession?: boolean;
+  /** Answer every API call with 401, whatever the token. */
+  apiAlwaysUnauthorized?: boolean;
 }
 
 interface PendingCode {
@@ -100,6 +110,8 @@ export class FakeProvider {
   readonly issuer: string;
   readonly apiOrigin = 'https://api.example.test';
   readonly requests: RecordedRequest[] = [];
+  /** Refresh tokens presented after they had been used: each one ended its grant. */
+  readonly reusedRefreshTokens: string[] = [];
   options: FakeProviderOptions;
 
   private readonly codes = new Map<string, PendingCode>();
@@ -116,6 +128,14 @@ export class FakeProvider {
   /** Requests to one endpoint (`discovery`, `jwks`, `token`, `refresh`, `revoke`, `api`). */
   count(endpoint: string): number {
     return this.requests.filter((request) => request.endpoint === endpoint).length;
+  }
+
+  /** How often `refreshToken` was presented at the token endpoint. */
+  presentations(refreshToken: string): number {
+    return this.requests.filter(
+      (request) =>
+        request.endpoint === 'refresh' && request.body?.get('refresh_token') === refreshToken,
+    ).length;
   }
 
   /** Requests to the provider itself (the API excluded). */
@@ -145,6 +165,13 @@ export class FakeProvider {
     const state = params.get('state');
     if (state !== null) callback.searchParams.set('state', state);
     if (this.options.issParameter === true) callback.searchParams.set('iss', this.issuer);
+    if (
+      error === undefined &&
+      params.get('prompt') === 'none' &&
+      this.options.providerSession === false
+    ) {
+      error = 'login_required';
+    }
     if (error !== undefined) {
       callback.searchParams.set('error', error);
       callback.searchParams.set('error_description', 'The user cancelled the sign-in.');
@@ -199,8 +226,19 @@ export class FakeProvider {
         return json({ keys: [(await this.keys).jwk] });
       case 'token':
         return this.delayed(request.signal, () => this.exchangeCode(body ?? new URLSearchParams()));
-      case 'refresh':
-        return this.delayed(request.signal, () => this.refresh(body ?? new URLSearchParams()));
+      case 'refresh': {
+        const answer = await this.delayed(
+          request.signal,
+          () => this.refresh(body ?? new URLSearchParams()),
+          this.options.refreshDelay ?? this.options.tokenDelay,
+        );
+        if (this.options.loseNextRefreshResponse === true) {
+          // The provider did its work (the token rotated); the answer never reaches the browser.
+          this.options.loseNextRefreshResponse = false;
+          throw new TypeError('Failed to fetch');
+        }
+        return answer;
+      }
       case 'revoke':
         this.revoke(body?.get('token') ?? '');
         return new Response(null, { status: 200 });
@@ -227,8 +265,11 @@ export class FakeProvider {
     };
   }
 
-  private async delayed(signal: AbortSignal, answer: () => Promise<Response>): Promise<Response> {
-    const delay = this.options.tokenDelay;
+  private async delayed(
+    signal: AbortSignal,
+    answer: () => Promise<Response>,
+    delay = this.options.tokenDelay,
+  ): Promise<Response> {
     if (delay) {
       await new Promise((resolve, reject) => {
         const timer = setTimeout(resolve, delay);
@@ -264,6 +305,7 @@ export class FakeProvider {
     const entry = this.refreshTokens.get(body.get('refresh_token') ?? '');
     if (entry === undefined || entry.grant.revoked) return json({ error: 'invalid_grant' }, 400);
     if (entry.used) {
+      this.reusedRefreshTokens.push(body.get('refresh_token') ?? '');
       // Reuse detection (RFC 9700 4.14.2): a rotated refresh token used twice ends the grant.
       entry.grant.revoked = true;
       return json({ error: 'invalid_grant', error_description: 'refresh token reused' }, 400);
@@ -289,7 +331,12 @@ export class FakeProvider {
   private api(request: Request): Response {
     const token = request.headers.get('Authorization')?.replace(/^Bearer /, '') ?? '';
     const entry = this.accessTokens.get(token);
-    if (entry === undefined || entry.grant.revoked || entry.expiresAt <= Date.now()) {
+    if (
+      this.options.apiAlwaysUnauthorized === true ||
+      entry === undefined ||
+      entry.grant.revoked ||
+      entry.expiresAt <= Date.now()
+    ) {
       return json({ error: 'invalid_token' }, 401, {
         'WWW-Authenticate': 'Bearer error="invalid_token"',
       });
@@ -323,7 +370,7 @@ export class FakeProvider {
     return {
       access_token: accessToken,
       token_type: 'Bearer',
-      expires_in: ttl,
+      ...(this.options.expiresIn === null ? {} : { expires_in: this.options.expiresIn ?? ttl }),
       refresh_token: refreshToken,
       scope: 'openid profile email',
       ...(withIdToken ? { id_token: idToken } : {}),

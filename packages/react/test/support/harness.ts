@@ -19,6 +19,7 @@ export function createHarness(providerOptions: FakeProviderOptions = {}) {
   const provider = new FakeProvider(providerOptions);
   const redirects: string[] = [];
   const navigations: string[] = [];
+  const silentAuthorizations: string[] = [];
   const shared = new InMemoryWebStorage() as unknown as Storage;
   const channelName = `test-${process.pid}-${(harnesses += 1)}-${Math.random()}`;
   const clients: AuthClient[] = [];
@@ -54,6 +55,11 @@ export function createHarness(providerOptions: FakeProviderOptions = {}) {
           return channel;
         },
         redirect: (url) => redirects.push(url),
+        // A hidden frame at the provider: `prompt=none` answers at once, from the provider session.
+        silentFrame: async (url) => {
+          silentAuthorizations.push(url);
+          return provider.authorize(url);
+        },
         navigate: (path) => navigations.push(path),
         tabSessionWait: 50,
         ...options.environment,
@@ -77,15 +83,36 @@ export function createHarness(providerOptions: FakeProviderOptions = {}) {
   /** Starts sign-in on `client`, answers at the provider, and lands a new page on the callback. */
   async function signIn(
     client: AuthClient,
-    options: { returnTo?: string; user?: FakeUser; storage?: Storage } = {},
+    options: {
+      returnTo?: string;
+      user?: FakeUser;
+      storage?: Storage;
+      config?: AuthOptions & Record<string, unknown>;
+    } = {},
   ): Promise<{ client: AuthClient; callbackUrl: string }> {
     const waiting = nextRedirect();
     void client.signIn({ returnTo: options.returnTo });
     const callbackUrl = provider.authorize(await waiting, options.user);
     history.replaceState(null, '', callbackUrl);
-    const landed = createClient({ storage: options.storage });
+    const landed = createClient({ storage: options.storage, config: options.config });
     await landed.start();
     return { client: landed, callbackUrl };
+  }
+
+  /** Every message the tabs send each other from now on, as sent. */
+  function recordMessages(): unknown[] {
+    const messages: unknown[] = [];
+    const channel = new BroadcastChannel(`${channelName}:oidc-kit:${provider.issuer}:app`);
+    channel.addEventListener('message', (event) => messages.push(event.data));
+    channels.push(channel as unknown as ChannelLike);
+    return messages;
+  }
+
+  /** A raw end of the tabs' channel, to play a tab (or an attacker) by hand. */
+  function rawChannel(): BroadcastChannel {
+    const channel = new BroadcastChannel(`${channelName}:oidc-kit:${provider.issuer}:app`);
+    channels.push(channel as unknown as ChannelLike);
+    return channel;
   }
 
   function dispose(): void {
@@ -93,7 +120,19 @@ export function createHarness(providerOptions: FakeProviderOptions = {}) {
     for (const channel of channels) channel.close();
   }
 
-  return { provider, redirects, navigations, shared, createClient, nextRedirect, signIn, dispose };
+  return {
+    provider,
+    redirects,
+    navigations,
+    silentAuthorizations,
+    shared,
+    createClient,
+    nextRedirect,
+    signIn,
+    recordMessages,
+    rawChannel,
+    dispose,
+  };
 }
 
 export type Harness = ReturnType<typeof createHarness>;
@@ -109,6 +148,31 @@ export function recordStatuses(client: AuthClient): string[] {
 export function addressHasAuthParams(): boolean {
   const params = new URL(location.href).searchParams;
   return ['code', 'state', 'iss', 'session_state', 'error'].some((name) => params.has(name));
+}
+
+/** A fresh in-memory `Storage`, as one tab's sessionStorage. */
+export function newStorage(): Storage {
+  return new InMemoryWebStorage() as unknown as Storage;
+}
+
+/** A copy of a storage: a tab that keeps what it had while it was away. */
+export function copyStorage(storage: Storage): Storage {
+  const copy = newStorage();
+  for (let index = 0; index < storage.length; index += 1) {
+    const key = storage.key(index) as string;
+    copy.setItem(key, storage.getItem(key) as string);
+  }
+  return copy;
+}
+
+/** Every value in a storage, joined: to search for a token. */
+export function storageText(storage: Storage): string {
+  const values: string[] = [];
+  for (let index = 0; index < storage.length; index += 1) {
+    const key = storage.key(index) as string;
+    values.push(key, storage.getItem(key) as string);
+  }
+  return values.join('\n');
 }
 
 /** The stored user entries in a storage. */

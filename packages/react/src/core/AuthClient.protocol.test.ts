@@ -1,0 +1,455 @@
+import type { User } from 'oidc-client-ts';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import {
+  addressHasAuthParams,
+  copyStorage,
+  createHarness,
+  newStorage,
+  storageText,
+  storedUsers,
+} from '../../test/support/harness';
+import type { Harness } from '../../test/support/harness';
+import { alice } from '../../test/support/FakeProvider';
+import type { AuthClient } from './AuthClient';
+
+// The session protocol (design: "Session protocol"), one describe per rule. Each test here failed
+// on the engine before the protocol was built.
+
+let harness: Harness;
+afterEach(() => {
+  vi.useRealTimers();
+  harness?.dispose();
+});
+
+/** Moves the wall clock on, past the one-token-request-per-10-seconds floor. */
+function later(seconds = 11): void {
+  vi.setSystemTime(Date.now() + seconds * 1000);
+}
+
+async function signedInTab(options: Parameters<Harness['createClient']>[0] = {}) {
+  const storage = options.storage ?? newStorage();
+  const { client } = await harness.signIn(harness.createClient(options), {
+    storage,
+    config: options.config,
+  });
+  history.replaceState(null, '', '/dashboard');
+  return { client, storage };
+}
+
+async function openTab(storage: Storage = newStorage(), config = {}): Promise<AuthClient> {
+  const client = harness.createClient({ storage, config });
+  await client.start();
+  return client;
+}
+
+describe('1. a refresh token is presented at most once, by any tab, ever', () => {
+  test('a lost refresh response is not followed by the same token: a silent authorize recovers', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness();
+    const { client } = await signedInTab();
+    const token = client.getSnapshot().user?.refresh_token as string;
+    later();
+    harness.provider.options.loseNextRefreshResponse = true;
+    await client.renew().catch(() => undefined);
+    later();
+    await client.renew().catch(() => undefined);
+
+    expect(harness.provider.presentations(token)).toBe(1);
+    expect(harness.provider.reusedRefreshTokens).toEqual([]);
+    expect(harness.silentAuthorizations).toHaveLength(1);
+    expect(new URL(harness.silentAuthorizations[0] as string).searchParams.get('prompt')).toBe(
+      'none',
+    );
+    expect(client.getSnapshot().status).toBe('authenticated');
+    expect(client.getSnapshot().user?.refresh_token).not.toBe(token);
+  });
+
+  test('a lost refresh response with no provider session left ends the session everywhere', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness();
+    const { client, storage } = await signedInTab();
+    const other = await openTab();
+    const token = client.getSnapshot().user?.refresh_token as string;
+    later();
+    harness.provider.options.loseNextRefreshResponse = true;
+    harness.provider.options.providerSession = false;
+    await client.renew().catch(() => undefined);
+
+    expect(harness.provider.presentations(token)).toBe(1);
+    expect(client.getSnapshot().status).toBe('unauthenticated');
+    expect(client.getSnapshot().error?.code).toBe('session_expired');
+    expect(storedUsers(storage)).toEqual([]);
+    await vi.waitFor(() => expect(other.getSnapshot().status).toBe('unauthenticated'));
+  });
+
+  test('a tab away through 12 rotations in another tab never sends its stale token', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness();
+    const { client: first, storage } = await signedInTab();
+    const away = copyStorage(storage);
+    const stale = first.getSnapshot().user?.refresh_token as string;
+    for (let round = 0; round < 12; round += 1) {
+      later();
+      await first.renew();
+    }
+    expect(harness.provider.count('refresh')).toBe(12);
+
+    later(3600);
+    const back = await openTab(away);
+    await back.renew().catch(() => undefined);
+    await back.getAccessToken();
+
+    expect(harness.provider.presentations(stale)).toBe(1);
+    expect(harness.provider.reusedRefreshTokens).toEqual([]);
+    expect(back.getSnapshot().status).toBe('authenticated');
+    await vi.waitFor(() =>
+      expect(first.getSnapshot().user?.access_token).toBe(back.getSnapshot().user?.access_token),
+    );
+    expect(first.getSnapshot().status).toBe('authenticated');
+  });
+
+  test('the shared record holds neither tokens nor a list of spent ones', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness();
+    const { client } = await signedInTab();
+    const tokens: string[] = [];
+    const sizes: number[] = [];
+    for (let round = 0; round < 12; round += 1) {
+      tokens.push(client.getSnapshot().user?.refresh_token as string);
+      later();
+      await client.renew();
+      sizes.push(storageText(harness.shared).length);
+    }
+    const text = storageText(harness.shared);
+    for (const token of tokens) expect(text).not.toContain(token);
+    expect(text).not.toContain(client.getSnapshot().user?.access_token);
+    // One record, rewritten in place: it does not grow with the rotations.
+    expect(new Set(sizes).size).toBe(1);
+  });
+});
+
+describe("2. storage: 'memory' keeps the refresh token out of web storage and every message", () => {
+  test('a second tab is signed in with no refresh token in any message, and renews through the first', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness();
+    const messages = harness.recordMessages();
+    const memory = { storage: 'memory' as const };
+    const { client: first } = await signedInTab({ config: memory, storage: undefined });
+    const redirects = harness.redirects.length;
+    const second = await openTab(newStorage(), memory);
+    expect(second.getSnapshot().status).toBe('authenticated');
+    expect(harness.redirects).toHaveLength(redirects);
+    expect(harness.silentAuthorizations).toEqual([]);
+
+    later();
+    const renewed = await second.renew();
+    expect(renewed?.access_token).toBe(first.getSnapshot().user?.access_token);
+    expect(harness.provider.count('refresh')).toBe(1);
+
+    const seen = JSON.stringify(messages);
+    expect(messages.length).toBeGreaterThan(0);
+    expect(seen).not.toContain('rt-');
+    expect(storageText(harness.shared)).not.toContain('rt-');
+    expect(storageText(localStorage)).not.toContain('rt-');
+    expect(storageText(sessionStorage)).not.toContain('rt-');
+  });
+});
+
+describe('3. every user that reaches the store passes the ID-token checks, from another tab too', () => {
+  test('a forged profile in a message does not change the name shown', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness();
+    const { client } = await signedInTab();
+    const other = await openTab();
+    const channel = harness.rawChannel();
+    const messages = harness.recordMessages();
+    later();
+    await client.renew().catch(() => undefined);
+    await vi.waitFor(() => expect(messages.length).toBeGreaterThan(0));
+    const forged = JSON.parse(JSON.stringify(messages[0])) as Record<string, unknown>;
+    const replace = (text: string) => {
+      const user = JSON.parse(text) as { profile: Record<string, unknown> };
+      user.profile.name = 'Mallory';
+      return JSON.stringify(user);
+    };
+    const session = forged.session as { user: string } | undefined;
+    if (session !== undefined) session.user = replace(session.user);
+    else forged.user = replace(forged.user as string);
+    channel.postMessage(forged);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(other.getSnapshot().user?.profile.name).toBe(alice.name);
+  });
+
+  test('a session whose ID token fails the checks is refused, and the tab keeps what it had', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness();
+    const { client } = await signedInTab();
+    const other = await openTab();
+    const before = other.getSnapshot().user;
+    const channel = harness.rawChannel();
+    const messages = harness.recordMessages();
+    later();
+    await client.renew().catch(() => undefined);
+    await vi.waitFor(() => expect(messages.length).toBeGreaterThan(0));
+    const forged = JSON.parse(JSON.stringify(messages[0])) as Record<string, unknown>;
+    const payload = btoa(
+      JSON.stringify({ iss: 'https://evil.example', sub: 'mallory', aud: 'app' }),
+    )
+      .replace(/=+$/, '')
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_');
+    const swap = (text: string) => {
+      const user = JSON.parse(text) as { id_token: string; profile: Record<string, unknown> };
+      user.id_token = `eyJhbGciOiJub25lIn0.${payload}.`;
+      user.profile = { sub: 'mallory', name: 'Mallory' };
+      return JSON.stringify(user);
+    };
+    const session = forged.session as { user: string } | undefined;
+    if (session !== undefined) session.user = swap(session.user);
+    else forged.user = swap(forged.user as string);
+    // Posted after the real renewal reached the other tab.
+    await vi.waitFor(() => expect(other.getSnapshot().user).not.toBe(before));
+    channel.postMessage(forged);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(other.getSnapshot().user?.profile.sub).toBe('alice');
+  });
+});
+
+describe('4. late answers change nothing', () => {
+  test('a slow answer from another tab does not sign a tab back in after sign-out', async () => {
+    harness = createHarness();
+    const { client: first } = await signedInTab();
+    // Record a real tab's answer to a session request, then close that tab.
+    const messages = harness.recordMessages();
+    const asking = await openTab();
+    const answer = messages.find(
+      (message) => (message as { type?: string }).type === 'session',
+    ) as Record<string, unknown>;
+    expect(answer).toBeDefined();
+    first.dispose();
+    asking.dispose();
+    // A tab that answers session requests late, with that session.
+    const slow = harness.rawChannel();
+    slow.addEventListener('message', (event: MessageEvent) => {
+      const data = event.data as { type?: string; from?: string };
+      if (data.type !== 'session-request') return;
+      setTimeout(() => slow.postMessage({ ...answer, to: data.from }), 80);
+    });
+    const tab = harness.createClient({ environment: { tabSessionWait: 500 } });
+    const starting = tab.start();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await tab.signOut({ redirect: false });
+    await starting;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(tab.getSnapshot().status).toBe('unauthenticated');
+  });
+});
+
+describe('5. bounded renewal', () => {
+  test.each([
+    ['0', 0],
+    ['1', 1],
+    ['negative', -30],
+  ])('expires_in %s: no burst of refresh requests', async (_label, expiresIn) => {
+    harness = createHarness({ expiresIn });
+    await signedInTab();
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(harness.provider.count('refresh')).toBeLessThanOrEqual(1);
+  });
+
+  test('a huge expires_in does not overflow the timer into an immediate renewal', async () => {
+    harness = createHarness({ expiresIn: 10_000_000_000 });
+    const { client } = await signedInTab();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(harness.provider.count('refresh')).toBe(0);
+    expect(client.getSnapshot().status).toBe('authenticated');
+  });
+
+  test('an API that answers 401 to every token gets its 401 back, not a renewal per call', async () => {
+    harness = createHarness({ apiAlwaysUnauthorized: true });
+    const { client } = await signedInTab();
+    for (let call = 0; call < 20; call += 1) {
+      const response = await client.fetch(`${harness.provider.apiOrigin}/me`);
+      expect(response.status).toBe(401);
+    }
+    expect(harness.provider.count('refresh')).toBeLessThanOrEqual(1);
+  });
+
+  test('after a sleep far past the renewal time: one renewal on wake, not a burst', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    harness = createHarness({ accessTokenTtl: 600 });
+    const { client } = await signedInTab();
+    // Asleep for three hours: the wall clock moves on, timers do not run.
+    vi.setSystemTime(Date.now() + 3 * 3600 * 1000);
+    await vi.advanceTimersByTimeAsync(30_000);
+    await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(1));
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(harness.provider.count('refresh')).toBe(1);
+    expect(client.getSnapshot().status).toBe('authenticated');
+  });
+});
+
+describe('6. a failed step-up keeps the session', () => {
+  test('a redirect signIn({ prompt: "login" }) cancelled at the provider keeps the session, in every tab', async () => {
+    harness = createHarness();
+    const { client, storage } = await signedInTab();
+    const other = await openTab();
+    const user = client.getSnapshot().user as User;
+    const waiting = harness.nextRedirect();
+    void client.signIn({ prompt: 'login' });
+    const callback = harness.provider.authorize(await waiting, alice, 'access_denied');
+    history.replaceState(null, '', callback);
+    const landed = await openTab(storage);
+
+    expect(landed.getSnapshot().status).toBe('authenticated');
+    expect(landed.getSnapshot().user?.access_token).toBe(user.access_token);
+    expect(landed.getSnapshot().error?.code).toBe('provider_error');
+    expect(storedUsers(storage)).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(other.getSnapshot().status).toBe('authenticated');
+    expect(addressHasAuthParams()).toBe(false);
+  });
+});
+
+describe('7. the address bar is clean before the code is exchanged', () => {
+  test('no code or state in the address while the token request is under way', async () => {
+    harness = createHarness();
+    const fetch = harness.provider.fetch;
+    const seen: string[] = [];
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new Request(input, init).url;
+      if (url.endsWith('/token')) seen.push(location.href);
+      return fetch(input, init);
+    });
+    await harness.signIn(harness.createClient());
+    expect(seen).toHaveLength(1);
+    expect(new URL(seen[0] as string).searchParams.has('code')).toBe(false);
+    expect(new URL(seen[0] as string).searchParams.has('state')).toBe(false);
+  });
+});
+
+describe('8. a signed-out visitor is never kept waiting', () => {
+  test('with no session anywhere, a new tab asks no other tab', async () => {
+    harness = createHarness();
+    const messages = harness.recordMessages();
+    const tab = harness.createClient({ environment: { tabSessionWait: 5000 } });
+    await tab.start();
+    expect(tab.getSnapshot().status).toBe('unauthenticated');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(messages).toEqual([]);
+  });
+});
+
+describe('a signed-out session stays signed out in every tab, whenever that tab wakes', () => {
+  test('a tab away during the sign-out (its storage kept) comes back signed out', async () => {
+    harness = createHarness();
+    const { client: first, storage } = await signedInTab();
+    const away = copyStorage(storage);
+    await first.signOut({ redirect: false });
+    const back = await openTab(away);
+    expect(back.getSnapshot().status).toBe('unauthenticated');
+    expect(storedUsers(away)).toEqual([]);
+    expect(harness.provider.count('refresh')).toBe(0);
+  });
+
+  test('a page restored from the back-forward cache that missed the sign-out is signed out', async () => {
+    harness = createHarness();
+    const { client: first } = await signedInTab();
+    const restoredStorage = newStorage();
+    const restored = await openTab(restoredStorage);
+    expect(restored.getSnapshot().status).toBe('authenticated');
+    // Frozen in the cache: it hears nothing while the other tab signs out.
+    const frozen = vi.spyOn(BroadcastChannel.prototype, 'dispatchEvent');
+    (restored as unknown as { tabs: { close(): void } }).tabs.close();
+    await first.signOut({ redirect: false });
+    frozen.mockRestore();
+    window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    await vi.waitFor(() => expect(restored.getSnapshot().status).toBe('unauthenticated'));
+    expect(storedUsers(restoredStorage)).toEqual([]);
+  });
+});
+
+describe('config', () => {
+  test('disablePKCE: true is refused, in the config and on a ready-made UserManager', async () => {
+    harness = createHarness();
+    expect(() => harness.createClient({ config: { disablePKCE: true } })).toThrow(
+      expect.objectContaining({ code: 'config_invalid', field: 'disablePKCE' }),
+    );
+    const { UserManager } = await import('oidc-client-ts');
+    const userManager = new UserManager({
+      authority: harness.provider.issuer,
+      client_id: 'app',
+      redirect_uri: 'http://localhost:3000/callback',
+      disablePKCE: true,
+    });
+    const { AuthClient: Client } = await import('./AuthClient');
+    expect(() => new Client({ userManager })).toThrow(
+      expect.objectContaining({ code: 'config_invalid', field: 'disablePKCE' }),
+    );
+  });
+});
+
+describe('sign-out', () => {
+  test('the logout request has id_token_hint, client_id, post_logout_redirect_uri and state, and no sign-in extras', async () => {
+    harness = createHarness();
+    const { client } = await signedInTab({
+      config: { extraQueryParams: { resource: 'https://api.example.test', acr_values: 'mfa' } },
+    });
+    const idToken = client.getSnapshot().user?.id_token;
+    const waiting = harness.nextRedirect();
+    void client.signOut({ ui_locales: 'fr' });
+    const url = new URL(await waiting);
+    expect(`${url.origin}${url.pathname}`).toBe(`${harness.provider.issuer}/logout`);
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      id_token_hint: idToken,
+      client_id: 'app',
+      post_logout_redirect_uri: 'http://localhost:3000/signed-out',
+      state: expect.stringMatching(/^[\w-]{16,}$/),
+      ui_locales: 'fr',
+    });
+  });
+
+  test('the return is completed: state checked, the address cleaned, the reason readable', async () => {
+    harness = createHarness();
+    const { client } = await signedInTab();
+    const waiting = harness.nextRedirect();
+    void client.signOut();
+    const state = new URL(await waiting).searchParams.get('state');
+    history.replaceState(null, '', `/signed-out?state=${state}`);
+    const back = await openTab();
+    expect(back.getSnapshot().status).toBe('unauthenticated');
+    expect(back.getSnapshot().signOutReason).toBe('user');
+    expect(back.getSnapshot().error).toBeNull();
+    expect(location.search).toBe('');
+  });
+
+  test('a provider that returns without state is accepted', async () => {
+    harness = createHarness();
+    const { client } = await signedInTab();
+    const waiting = harness.nextRedirect();
+    void client.signOut();
+    await waiting;
+    history.replaceState(null, '', '/signed-out');
+    const back = await openTab();
+    expect(back.getSnapshot().status).toBe('unauthenticated');
+    expect(back.getSnapshot().signOutReason).toBe('user');
+  });
+
+  test('a forged state on the return is reported and removed from the address', async () => {
+    harness = createHarness();
+    history.replaceState(null, '', '/signed-out?state=forged');
+    const back = await openTab();
+    expect(back.getSnapshot().status).toBe('unauthenticated');
+    expect(back.getSnapshot().error?.code).toBe('callback_state_mismatch');
+    expect(location.search).toBe('');
+  });
+
+  test('the other tabs read why: elsewhere', async () => {
+    harness = createHarness();
+    const { client } = await signedInTab();
+    const other = await openTab();
+    await client.signOut({ redirect: false });
+    expect(client.getSnapshot().signOutReason).toBe('user');
+    await vi.waitFor(() => expect(other.getSnapshot().signOutReason).toBe('elsewhere'));
+  });
+});

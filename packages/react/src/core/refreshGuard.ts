@@ -1,0 +1,53 @@
+import { tokenId } from './sessionRecord';
+import type { SessionRecord, SessionRecords } from './sessionRecord';
+
+/** At most one token request per session in this many ms, whatever the provider answers. */
+export const minRequestInterval = 10_000;
+
+/** What the guard allows a tab to do with the refresh token it holds. */
+export type RefreshDecision =
+  /** Send it: it is the current one, and it is now marked spent. */
+  | 'send'
+  /** Do not send it: another tab rotated it, or it was spent on a request whose answer was lost. */
+  | 'not-current'
+  /** Do not ask the provider yet: the session's last token request left under 10 s ago. */
+  | 'too-soon';
+
+/**
+ * The session protocol's first rule: a refresh token is presented at most once, by any tab, ever.
+ * Every method runs under the cross-tab renewal lock.
+ */
+export class RefreshGuard {
+  constructor(private readonly records: SessionRecords) {}
+
+  /** Whether the session's last token request left under `minRequestInterval` ago. */
+  tooSoon(record: SessionRecord, now = Date.now()): boolean {
+    // A clock set back makes `requested` lie in the future: that must not block renewal for good.
+    return now >= record.requested && now - record.requested < minRequestInterval;
+  }
+
+  /** Decides whether `refreshToken` may be sent for `record`'s session; on 'send' marks it spent. */
+  async claim(record: SessionRecord, refreshToken: string | undefined): Promise<RefreshDecision> {
+    const id = refreshToken === undefined ? null : await tokenId(refreshToken);
+    if (id === null || id !== record.refresh) return 'not-current';
+    if (this.tooSoon(record)) return 'too-soon';
+    this.records.write({ ...record, refresh: null, requested: Date.now() });
+    return 'send';
+  }
+
+  /** Marks a token request that does not spend a refresh token (a silent authorize). */
+  startRequest(record: SessionRecord): void {
+    this.records.write({ ...record, refresh: null, requested: Date.now() });
+  }
+
+  /**
+   * Records the refresh token the provider handed out (or kept) as the one that may be sent next.
+   * A record that changed meanwhile (signed out, signed in anew) is left alone.
+   */
+  async settle(session: string, refreshToken: string | undefined): Promise<void> {
+    const id = refreshToken === undefined ? null : await tokenId(refreshToken);
+    const record = this.records.read();
+    if (record?.session !== session) return;
+    this.records.write({ ...record, refresh: id });
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * The one record a session keeps in storage shared by the app's tabs (localStorage). It says which
+ * refresh token may be sent next, never the token itself, so every tab can tell a current token
+ * from a stale or spent one however long it was away. Written only under the cross-tab lock.
+ */
+export interface SessionRecord {
+  /** The session's random id, given at sign-in and shared by its tabs. */
+  readonly session: string;
+  /** `tokenId` of the refresh token that may be sent next; null once it was sent, or when none. */
+  readonly refresh: string | null;
+  /** When the session's last token request left, in ms since the epoch. */
+  readonly requested: number;
+}
+
+// Without shared storage (no localStorage) the record lives in this page only.
+const pageRecords = new Map<string, string>();
+
+/** Reads and writes one session record. */
+export class SessionRecords {
+  constructor(
+    private readonly key: string,
+    private readonly storage: Storage | null,
+  ) {}
+
+  /** False when the record lives in this page only (no shared storage). */
+  get shared(): boolean {
+    return this.storage !== null;
+  }
+
+  read(): SessionRecord | null {
+    const text = this.storage === null ? pageRecords.get(this.key) : this.storage.getItem(this.key);
+    return parseRecord(text ?? null);
+  }
+
+  write(record: SessionRecord): void {
+    const text = JSON.stringify(record);
+    if (this.storage === null) pageRecords.set(this.key, text);
+    else this.storage.setItem(this.key, text);
+  }
+
+  /** Removes the record of `session` (or any record when none is named). */
+  remove(session?: string | null): void {
+    if (session != null && this.read()?.session !== session) return;
+    if (this.storage === null) pageRecords.delete(this.key);
+    else this.storage.removeItem(this.key);
+  }
+
+  /** Calls `onChange` when another tab changes the record; returns the unsubscribe function. */
+  watch(onChange: () => void): () => void {
+    const target = globalThis as Partial<Pick<Window, 'addEventListener' | 'removeEventListener'>>;
+    if (this.storage === null || typeof target.addEventListener !== 'function') return () => {};
+    const listener = (event: StorageEvent) => {
+      if (event.key === this.key || event.key === null) onChange();
+    };
+    target.addEventListener('storage', listener);
+    return () => target.removeEventListener?.('storage', listener);
+  }
+}
+
+function parseRecord(text: string | null): SessionRecord | null {
+  if (text === null) return null;
+  try {
+    const value = JSON.parse(text) as Partial<SessionRecord> | null;
+    if (
+      typeof value?.session !== 'string' ||
+      (value.refresh !== null && typeof value.refresh !== 'string') ||
+      typeof value.requested !== 'number'
+    ) {
+      return null;
+    }
+    return { session: value.session, refresh: value.refresh, requested: value.requested };
+  } catch {
+    return null;
+  }
+}
+
+function base64url(bytes: Uint8Array): string {
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
+/** A random id for a new session. */
+export function newSessionId(): string {
+  return base64url(crypto.getRandomValues(new Uint8Array(16)));
+}
+
+/** An id for a refresh token that reveals nothing about it: the first 128 bits of its SHA-256. */
+export async function tokenId(token: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token));
+  return base64url(new Uint8Array(digest).slice(0, 16));
+}

@@ -1,0 +1,45 @@
+// Long timeouts drift in throttled background tabs and pause while the machine sleeps; a chain of
+// short ones re-reads the wall clock, so a due task runs once on wake, never in a burst.
+const maxStep = 30_000;
+
+/** Runs one task at a wall-clock time, however long the page slept or was throttled meanwhile. */
+export class WallClockTimer {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private due: number | undefined;
+  private task: (() => void) | undefined;
+
+  /** Runs `task` at `at` (ms since the epoch), replacing any task scheduled before. */
+  schedule(at: number, task: () => void): void {
+    this.cancel();
+    this.due = at;
+    this.task = task;
+    this.arm();
+  }
+
+  /** Runs the task now if its time has come (e.g. when the page becomes visible again). */
+  check(): void {
+    if (this.due !== undefined && Date.now() >= this.due) this.fire();
+  }
+
+  cancel(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.due = undefined;
+    this.task = undefined;
+  }
+
+  private arm(): void {
+    if (this.due === undefined) return;
+    const wait = Math.min(Math.max(0, this.due - Date.now()), maxStep);
+    this.timer = setTimeout(() => {
+      if (this.due !== undefined && Date.now() >= this.due) this.fire();
+      else this.arm();
+    }, wait);
+  }
+
+  private fire(): void {
+    const task = this.task;
+    this.cancel();
+    task?.();
+  }
+}
