@@ -3,7 +3,7 @@ import { chromiumLaunchOptions } from '@oidc-kit/test-chromium';
 import { e2e } from './e2e/stack';
 
 // The whole chain, on ports of its own so that `npm run dev` may run beside it: the dev provider
-// with 10-second access tokens, the reference API, and a production build of the app.
+// with 20-second access tokens, the reference API, and a production build of the app.
 export default defineConfig({
   testDir: 'e2e',
   timeout: 120_000,
@@ -16,7 +16,7 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: `node ../../packages/dev-provider/bin/oidc-kit-dev-provider.js --port ${e2e.providerPort} --api-audience ${e2e.api} --clients-file e2e/clients.json --access-token-ttl 10 --quiet`,
+      command: `node ../../packages/dev-provider/bin/oidc-kit-dev-provider.js --port ${e2e.providerPort} --api-audience ${e2e.api} --clients-file e2e/clients.json --access-token-ttl 20 --quiet`,
       url: `${e2e.provider}/.well-known/openid-configuration`,
       timeout: 30_000,
     },
@@ -37,6 +37,17 @@ export default defineConfig({
       env: {
         VITE_OIDC_AUTHORITY: e2e.provider,
         VITE_OIDC_CLIENT_ID: 'reference-app-e2e',
+        VITE_API_URL: e2e.api,
+      },
+      timeout: 60_000,
+    },
+    {
+      command: `vite build --outDir dist-e2e-memory --emptyOutDir --logLevel warn && vite preview --outDir dist-e2e-memory --port ${e2e.memoryAppPort} --strictPort`,
+      url: e2e.memoryApp,
+      env: {
+        VITE_OIDC_AUTHORITY: e2e.provider,
+        VITE_OIDC_CLIENT_ID: 'reference-app-e2e-memory',
+        VITE_OIDC_STORAGE: 'memory',
         VITE_API_URL: e2e.api,
       },
       timeout: 60_000,

@@ -1,5 +1,5 @@
 import { roleReaders } from '@oidc-kit/react';
-import type { AuthConfig, RoleReader } from '@oidc-kit/react';
+import type { AuthConfig, RoleReader, TokenStorage } from '@oidc-kit/react';
 
 // Build-time settings (Vite inlines VITE_* variables); the defaults are the local dev stack
 // that `npm run dev` starts. See .env.example for hosted providers.
@@ -39,6 +39,8 @@ export const authConfig: AuthConfig = {
   scope: env.VITE_OIDC_SCOPE ?? 'openid profile email',
   apiOrigins: [new URL(apiUrl).origin],
   roles: roleReader(env.VITE_OIDC_ROLES),
+  // `session` (default), `local` or `memory`: see "Storage modes" in the package README.
+  ...(env.VITE_OIDC_STORAGE ? { storage: env.VITE_OIDC_STORAGE as TokenStorage } : {}),
   ...(env.VITE_OIDC_EXTRA_PARAMS
     ? { extraQueryParams: JSON.parse(env.VITE_OIDC_EXTRA_PARAMS) }
     : {}),

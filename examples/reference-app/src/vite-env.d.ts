@@ -6,5 +6,6 @@ interface ImportMetaEnv {
   readonly VITE_OIDC_SCOPE?: string;
   readonly VITE_OIDC_EXTRA_PARAMS?: string;
   readonly VITE_OIDC_ROLES?: string;
+  readonly VITE_OIDC_STORAGE?: string;
   readonly VITE_API_URL?: string;
 }

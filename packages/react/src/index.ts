@@ -38,7 +38,7 @@ export type {
   SignInOptions,
   SignOutOptions,
 } from './core/AuthClient';
-export type { AuthSnapshot, AuthStatus } from './core/authState';
+export type { AuthSnapshot, AuthStatus, SignOutReason } from './core/authState';
 export { createAuthFetch } from './core/authFetch';
 export type { AuthFetch, TokenSource } from './core/authFetch';
 export type { ChannelLike, LockManagerLike } from './core/tabSync';

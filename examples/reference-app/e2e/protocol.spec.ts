@@ -1,0 +1,200 @@
+import { expect, test } from '@playwright/test';
+import type { BrowserContext, Page, Request } from '@playwright/test';
+import { e2e } from './stack';
+import { headerSignIn, logIn, navLink, signInFromHeader, snap } from './support';
+
+// The session protocol in real Chromium against the dev provider (oidc-provider), which rotates
+// refresh tokens and revokes the whole grant when a used one comes back.
+
+/** The refresh tokens every page of the context presents to the provider, in order. */
+function recordRefreshTokens(context: BrowserContext): string[] {
+  const presented: string[] = [];
+  context.on('request', (request: Request) => {
+    if (request.url() !== `${e2e.provider}/token`) return;
+    const body = new URLSearchParams(request.postData() ?? '');
+    if (body.get('grant_type') === 'refresh_token') presented.push(body.get('refresh_token') ?? '');
+  });
+  return presented;
+}
+
+/** The HTTP status of every refresh answer any page of the context receives, in order. */
+function recordRefreshAnswers(context: BrowserContext): number[] {
+  const statuses: number[] = [];
+  context.on('response', (response) => {
+    const body = response.request().postData() ?? '';
+    if (response.url() === `${e2e.provider}/token` && body.includes('grant_type=refresh_token')) {
+      statuses.push(response.status());
+    }
+  });
+  return statuses;
+}
+
+function refreshAnswered(page: Page) {
+  return page.waitForResponse(
+    (response) =>
+      response.url() === `${e2e.provider}/token` &&
+      (response.request().postData() ?? '').includes('grant_type=refresh_token'),
+    { timeout: 40_000 },
+  );
+}
+
+async function apiAnswersFor(page: Page, sub: string) {
+  await navLink(page, 'Dashboard').click();
+  await expect(page.getByTestId('api-sub')).toHaveText(sub);
+}
+
+test('a tab away on another site through 11 rotations in the other comes back without sending its stale token', async ({
+  context,
+}) => {
+  const presented = recordRefreshTokens(context);
+  const answers = recordRefreshAnswers(context);
+  const active = await context.newPage();
+  // The active tab's clock is ours to move, so eleven rotations take seconds, not minutes.
+  await active.clock.install();
+  await signInFromHeader(active, 'alice', 'Alice Liddell');
+
+  const away = await context.newPage();
+  await away.goto('/');
+  await expect(away.getByTestId('user-name')).toHaveText('Alice Liddell');
+  await away.goto(`${e2e.api}/health`);
+
+  for (let rotation = 0; rotation < 11; rotation += 1) {
+    const answered = refreshAnswered(active);
+    await active.clock.fastForward(11_000);
+    expect((await answered).status()).toBe(200);
+  }
+  expect(presented).toHaveLength(11);
+
+  await away.goBack();
+  await expect(away.getByTestId('user-name')).toHaveText('Alice Liddell');
+  await apiAnswersFor(away, 'alice');
+  await apiAnswersFor(active, 'alice');
+  // The rotations go on, and the provider accepts each: no token came back, so the grant lives.
+  await active.clock.fastForward(11_000);
+  await expect.poll(() => answers.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(12);
+  expect(answers.every((status) => status === 200)).toBe(true);
+  expect(new Set(presented).size).toBe(presented.length);
+});
+
+test('a lost refresh answer: the token is not sent again, a silent authorize renews the session', async ({
+  page,
+  context,
+}) => {
+  const presented = recordRefreshTokens(context);
+  let lost: string | null = null;
+  await page.route(`${e2e.provider}/token`, async (route) => {
+    const body = new URLSearchParams(route.request().postData() ?? '');
+    if (lost !== null || body.get('grant_type') !== 'refresh_token') return route.continue();
+    lost = body.get('refresh_token');
+    // The provider does its work (the token rotates); the answer never reaches the page.
+    await route.fetch();
+    await route.abort('connectionreset');
+  });
+  const silent = page.waitForRequest(
+    (request) =>
+      request.url().startsWith(`${e2e.provider}/auth?`) &&
+      new URL(request.url()).searchParams.get('prompt') === 'none',
+    { timeout: 40_000 },
+  );
+  await signInFromHeader(page, 'alice', 'Alice Liddell');
+  await apiAnswersFor(page, 'alice');
+  await silent;
+  await expect.poll(() => presented.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
+  expect(lost).not.toBeNull();
+
+  // The next renewal uses the new grant's token, and the provider accepts it.
+  const answered = refreshAnswered(page);
+  expect((await answered).status()).toBe(200);
+  expect(presented.filter((token) => token === lost)).toHaveLength(1);
+  await expect(page.getByTestId('user-name')).toHaveText('Alice Liddell');
+  await page.getByRole('button', { name: 'Call the API again' }).click();
+  await expect(page.getByTestId('api-result')).toHaveAttribute('data-state', 'done');
+  await expect(page.getByTestId('api-sub')).toHaveText('alice');
+});
+
+test('a sign-out while the other tab is on another site: that tab comes back signed out', async ({
+  context,
+}) => {
+  const first = await context.newPage();
+  await signInFromHeader(first, 'alice', 'Alice Liddell');
+  const away = await context.newPage();
+  await away.goto('/dashboard');
+  await expect(away.getByTestId('api-sub')).toHaveText('alice');
+  await away.goto('/');
+  await expect(away.getByTestId('user-name')).toHaveText('Alice Liddell');
+  await away.goto(`${e2e.api}/health`);
+
+  await first.getByRole('button', { name: 'Sign out' }).click();
+  await expect(first).toHaveURL(`${e2e.app}/signed-out`);
+  await expect(
+    first.getByText('Your session has ended here and at your identity provider.'),
+  ).toBeVisible();
+
+  await away.goBack();
+  await expect(away).toHaveURL(`${e2e.app}/`);
+  await expect(headerSignIn(away)).toBeVisible();
+  await expect(away.getByTestId('user-name')).toHaveCount(0);
+  await snap(away, 'away-tab-back-signed-out');
+  // Its protected pages ask for a sign-in, and show nothing of the ended session.
+  await away.goto('/dashboard');
+  await expect(away).toHaveURL(new RegExp(`^${e2e.provider}/`));
+});
+
+test("storage: 'memory': no refresh token in any tab message or web storage; the second tab is signed in without a login prompt", async ({
+  context,
+}) => {
+  test.setTimeout(120_000);
+  // Every message the tabs' channels send or receive, recorded in each page.
+  await context.addInitScript(() => {
+    const seen: unknown[] = [];
+    (window as unknown as { channelTraffic: unknown[] }).channelTraffic = seen;
+    const post = BroadcastChannel.prototype.postMessage;
+    BroadcastChannel.prototype.postMessage = function (message: unknown) {
+      seen.push(message);
+      return post.call(this, message);
+    };
+  });
+  const refreshTokens: string[] = [];
+  context.on('response', async (response) => {
+    if (response.url() !== `${e2e.provider}/token` || response.status() !== 200) return;
+    const body = (await response.json().catch(() => ({}))) as { refresh_token?: string };
+    if (body.refresh_token) refreshTokens.push(body.refresh_token);
+  });
+
+  const first = await context.newPage();
+  await first.goto(e2e.memoryApp);
+  await headerSignIn(first).click();
+  await logIn(first, 'alice');
+  await expect(first.getByTestId('user-name')).toHaveText('Alice Liddell');
+
+  const second = await context.newPage();
+  const secondNavigations: string[] = [];
+  second.on('framenavigated', (frame) => secondNavigations.push(frame.url()));
+  await second.goto(`${e2e.memoryApp}/profile`);
+  await expect(second.getByTestId('user-name')).toHaveText('Alice Liddell');
+  await expect(second.getByRole('heading', { name: 'Profile' })).toBeVisible();
+  expect(secondNavigations.filter((url) => url.startsWith(e2e.provider))).toEqual([]);
+
+  // Both tabs through a renewal: the second renews through the first.
+  const before = await second.evaluate(() => JSON.stringify(sessionStorage));
+  await expect
+    .poll(() => refreshTokens.length, { timeout: 40_000, intervals: [1000] })
+    .toBeGreaterThanOrEqual(2);
+  await expect(second.getByTestId('user-name')).toHaveText('Alice Liddell');
+
+  expect(refreshTokens.length).toBeGreaterThan(0);
+  for (const page of [first, second]) {
+    const traffic = await page.evaluate(() =>
+      JSON.stringify((window as unknown as { channelTraffic: unknown[] }).channelTraffic),
+    );
+    const storage = await page.evaluate(() =>
+      JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage } }),
+    );
+    expect(traffic.length).toBeGreaterThan(2);
+    for (const token of refreshTokens) {
+      expect(traffic).not.toContain(token);
+      expect(storage).not.toContain(token);
+    }
+  }
+  expect(before).not.toContain('refresh_token');
+});
