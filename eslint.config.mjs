@@ -8,6 +8,7 @@ export default tseslint.config(
     ignores: [
       '**/dist/**',
       '**/dist-e2e/**',
+      '**/dist-e2e-memory/**',
       '**/test-results/**',
       '**/playwright-report/**',
       '**/screenshots/**',
