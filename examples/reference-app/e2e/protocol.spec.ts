@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import type { BrowserContext, Page, Request } from '@playwright/test';
 import { e2e } from './stack';
@@ -197,4 +199,38 @@ test("storage: 'memory': no refresh token in any tab message or web storage; the
     }
   }
   expect(before).not.toContain('refresh_token');
+});
+
+test('the access token does not follow an API redirect to another origin', async ({ page }) => {
+  // Another origin that records the Authorization header of whatever reaches it.
+  const seen: (string | null)[] = [];
+  const elsewhere = createServer((request, response) => {
+    if (request.method !== 'OPTIONS') seen.push(request.headers.authorization ?? null);
+    response.setHeader('Access-Control-Allow-Origin', '*');
+    response.setHeader('Access-Control-Allow-Headers', 'Authorization');
+    response.setHeader('Content-Type', 'application/json');
+    response.end('{}');
+  });
+  await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+  const { port } = elsewhere.address() as AddressInfo;
+  try {
+    await page.route(`${e2e.api}/me`, (route) =>
+      route.request().method() === 'OPTIONS'
+        ? route.fallback()
+        : route.fulfill({
+            status: 307,
+            headers: {
+              Location: `http://127.0.0.1:${port}/collect`,
+              'Access-Control-Allow-Origin': e2e.app,
+              'Access-Control-Allow-Headers': 'Authorization',
+            },
+          }),
+    );
+    await signInFromHeader(page, 'alice', 'Alice Liddell');
+    await navLink(page, 'Dashboard').click();
+    await expect.poll(() => seen.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    expect(seen.every((header) => header === null)).toBe(true);
+  } finally {
+    elsewhere.close();
+  }
 });
