@@ -156,31 +156,11 @@ describe("2. storage: 'memory' keeps the refresh token out of web storage and ev
 });
 
 describe('3. every user that reaches the store passes the ID-token checks, from another tab too', () => {
-  test('a forged profile in a message does not change the name shown', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    harness = createHarness();
-    const { client } = await signedInTab();
-    const other = await openTab();
-    const channel = harness.rawChannel();
-    const messages = harness.recordMessages();
-    later();
-    await client.renew().catch(() => undefined);
-    await vi.waitFor(() => expect(messages.length).toBeGreaterThan(0));
-    const forged = JSON.parse(JSON.stringify(messages[0])) as Record<string, unknown>;
-    const replace = (text: string) => {
-      const user = JSON.parse(text) as { profile: Record<string, unknown> };
-      user.profile.name = 'Mallory';
-      return JSON.stringify(user);
-    };
-    const session = forged.session as { user: string } | undefined;
-    if (session !== undefined) session.user = replace(session.user);
-    else forged.user = replace(forged.user as string);
-    channel.postMessage(forged);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(other.getSnapshot().user?.profile.name).toBe(alice.name);
-  });
-
-  test('a session whose ID token fails the checks is refused, and the tab keeps what it had', async () => {
+  /**
+   * Two tabs through a real renewal, once the second has taken it; `forge` then posts that
+   * `renewed` message again with its user rewritten, as a same-origin script could.
+   */
+  async function renewedInTwoTabs() {
     vi.useFakeTimers({ toFake: ['Date'] });
     harness = createHarness();
     const { client } = await signedInTab();
@@ -189,28 +169,40 @@ describe('3. every user that reaches the store passes the ID-token checks, from 
     const channel = harness.rawChannel();
     const messages = harness.recordMessages();
     later();
-    await client.renew().catch(() => undefined);
-    await vi.waitFor(() => expect(messages.length).toBeGreaterThan(0));
-    const forged = JSON.parse(JSON.stringify(messages[0])) as Record<string, unknown>;
+    await client.renew();
+    await vi.waitFor(() => expect(other.getSnapshot().user).not.toBe(before));
+    const renewed = messages.find((message) => (message as { type?: string }).type === 'renewed');
+    async function forge(rewrite: (user: Record<string, unknown>) => void): Promise<void> {
+      const forged = structuredClone(renewed) as { session: { user: string } };
+      const user = JSON.parse(forged.session.user) as Record<string, unknown>;
+      rewrite(user);
+      forged.session.user = JSON.stringify(user);
+      channel.postMessage(forged);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return { other, forge };
+  }
+
+  test('a forged profile in a message does not change the name shown', async () => {
+    const { other, forge } = await renewedInTwoTabs();
+    await forge((user) => {
+      (user.profile as Record<string, unknown>).name = 'Mallory';
+    });
+    expect(other.getSnapshot().user?.profile.name).toBe(alice.name);
+  });
+
+  test('a session whose ID token fails the checks is refused, and the tab keeps what it had', async () => {
+    const { other, forge } = await renewedInTwoTabs();
     const payload = btoa(
       JSON.stringify({ iss: 'https://evil.example', sub: 'mallory', aud: 'app' }),
     )
       .replace(/=+$/, '')
       .replace(/\+/g, '-')
       .replace(/\//g, '_');
-    const swap = (text: string) => {
-      const user = JSON.parse(text) as { id_token: string; profile: Record<string, unknown> };
+    await forge((user) => {
       user.id_token = `eyJhbGciOiJub25lIn0.${payload}.`;
       user.profile = { sub: 'mallory', name: 'Mallory' };
-      return JSON.stringify(user);
-    };
-    const session = forged.session as { user: string } | undefined;
-    if (session !== undefined) session.user = swap(session.user);
-    else forged.user = swap(forged.user as string);
-    // Posted after the real renewal reached the other tab.
-    await vi.waitFor(() => expect(other.getSnapshot().user).not.toBe(before));
-    channel.postMessage(forged);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    });
     expect(other.getSnapshot().user?.profile.sub).toBe('alice');
   });
 });
