@@ -5,11 +5,16 @@ import {
   copyStorage,
   createHarness,
   newStorage,
+  recordStatuses,
   storageText,
   storedUsers,
+  stubPopup,
 } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
 import { alice } from '../../test/support/FakeProvider';
+import type { FakeUser } from '../../test/support/FakeProvider';
+
+const bob: FakeUser = { sub: 'bob', name: 'Bob Stone', email: 'bob@example.com', roles: ['user'] };
 import type { AuthClient } from './AuthClient';
 
 // The session protocol (design: "Session protocol"), one describe per rule. Each test here failed
@@ -73,6 +78,9 @@ describe('1. a refresh token is presented at most once, by any tab, ever', () =>
     later();
     harness.provider.options.loseNextRefreshResponse = true;
     harness.provider.options.providerSession = false;
+    await client.renew().catch(() => undefined);
+    // The next attempt (no sooner than 10 s after the lost one) authorizes silently: refused.
+    later();
     await client.renew().catch(() => undefined);
 
     expect(harness.provider.presentations(token)).toBe(1);
@@ -443,5 +451,138 @@ describe('sign-out', () => {
     await client.signOut({ redirect: false });
     expect(client.getSnapshot().signOutReason).toBe('user');
     await vi.waitFor(() => expect(other.getSnapshot().signOutReason).toBe('elsewhere'));
+  });
+});
+
+describe('under pressure: faults that must not undo the protocol', () => {
+  test('a popup step-up under way while another tab signs out does not bring the old session back', async () => {
+    harness = createHarness();
+    const { client, storage } = await signedInTab();
+    const other = await openTab();
+    const { popup } = stubPopup();
+    const stepUp = client.signIn({ popup: true, prompt: 'login' });
+    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('signing-in'));
+    await other.signOut({ redirect: false });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    popup.closed = true;
+    await stepUp;
+    expect(client.getSnapshot().status).toBe('unauthenticated');
+    expect(storedUsers(storage)).toEqual([]);
+  });
+
+  test('a new session signed in elsewhere reaches a tab without signing it out on the way', async () => {
+    harness = createHarness();
+    await signedInTab();
+    const other = await openTab();
+    const statuses = recordStatuses(other);
+    // The storage event for the new record may come before the tab message that carries it.
+    const write = harness.shared.setItem.bind(harness.shared);
+    harness.shared.setItem = (key, value) => {
+      write(key, value);
+      window.dispatchEvent(new StorageEvent('storage', { key }));
+    };
+    await harness.signIn(harness.createClient(), { user: bob });
+    await vi.waitFor(() => expect(other.getSnapshot().user?.profile.sub).toBe('bob'));
+    expect(statuses).not.toContain('unauthenticated');
+  });
+
+  test('offline: a renewal that cannot reach the provider keeps the session, with one token request', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness();
+    const { client, storage } = await signedInTab();
+    const other = await openTab();
+    later();
+    harness.provider.options.unreachable = true;
+    await client.renew().catch(() => undefined);
+    expect(harness.provider.count('refresh') + harness.silentAuthorizations.length).toBe(1);
+    expect(client.getSnapshot().status).toBe('authenticated');
+    expect(client.getSnapshot().error?.code).toMatch(/network|renew_failed/);
+    expect(storedUsers(storage)).toHaveLength(1);
+    expect(other.getSnapshot().status).toBe('authenticated');
+
+    // Back online, past the 10 s floor: the spent token stays unsent; a silent authorize renews.
+    harness.provider.options.unreachable = false;
+    later();
+    const renewed = await client.renew();
+    expect(renewed?.access_token).toBeDefined();
+    expect(harness.provider.count('refresh')).toBe(1);
+    expect(harness.silentAuthorizations).toHaveLength(1);
+    expect(client.getSnapshot().status).toBe('authenticated');
+  });
+
+  test('a stale tab that meets a newer session does not sign the other tabs out', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness();
+    let deaf = false;
+    const storage = newStorage();
+    const { client: stale } = await harness.signIn(
+      harness.createClient({
+        storage,
+        environment: { createChannel: harness.deafenableChannel(() => deaf) },
+      }),
+      { storage },
+    );
+    const stalesOwn = harness.createClient({
+      storage,
+      environment: { createChannel: harness.deafenableChannel(() => deaf) },
+    });
+    await stalesOwn.start();
+    stale.dispose();
+    const other = await openTab();
+    deaf = true;
+    await harness.signIn(harness.createClient(), { user: bob });
+    await vi.waitFor(() => expect(other.getSnapshot().user?.profile.sub).toBe('bob'));
+    later();
+    await stalesOwn.renew().catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(other.getSnapshot().status).toBe('authenticated');
+    expect(other.getSnapshot().user?.profile.sub).toBe('bob');
+  });
+
+  test("a stale tab's failed silent authorize does not spend the token another tab still holds", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness();
+    let deaf = false;
+    const holderStorage = newStorage();
+    const { client: landed } = await harness.signIn(harness.createClient(), {
+      storage: holderStorage,
+    });
+    landed.dispose();
+    const holder = harness.createClient({
+      storage: holderStorage,
+      environment: { createChannel: harness.deafenableChannel(() => deaf) },
+    });
+    await holder.start();
+    const staleStorage = copyStorage(holderStorage);
+    later();
+    await holder.renew();
+    // The holder is frozen; the stale tab wakes, finds its token rotated, and no tab answers.
+    deaf = true;
+    harness.provider.options.providerSession = false;
+    const stale = await openTab(staleStorage);
+    later();
+    await stale.renew().catch(() => undefined);
+
+    deaf = false;
+    later();
+    const current = holder.getSnapshot().user?.refresh_token as string;
+    await holder.renew();
+    expect(harness.provider.presentations(current)).toBe(1);
+    expect(harness.provider.reusedRefreshTokens).toEqual([]);
+    expect(holder.getSnapshot().status).toBe('authenticated');
+  });
+
+  test('a logout return with an error is reported, not taken for a sign-out', async () => {
+    harness = createHarness();
+    const { client } = await signedInTab();
+    const waiting = harness.nextRedirect();
+    void client.signOut();
+    const state = new URL(await waiting).searchParams.get('state');
+    history.replaceState(null, '', `/signed-out?state=${state}&error=access_denied`);
+    const back = await openTab();
+    expect(back.getSnapshot().status).toBe('unauthenticated');
+    expect(back.getSnapshot().error?.code).toBe('provider_error');
+    expect(back.getSnapshot().signOutReason).toBeNull();
+    expect(location.search).toBe('');
   });
 });

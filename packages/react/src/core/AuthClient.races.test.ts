@@ -79,6 +79,10 @@ describe('refresh tokens', () => {
     await tab.start();
     const token = tab.getSnapshot().user?.refresh_token as string;
     harness.provider.options.refreshDelay = 1000;
+    await expect(tab.renew()).rejects.toMatchObject({ code: 'timeout' });
+    // The next attempt, no sooner than 10 s after the lost one, authorizes silently.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 11_000);
     const renewed = await tab.renew();
     expect(harness.provider.presentations(token)).toBe(1);
     expect(harness.silentAuthorizations).toHaveLength(1);

@@ -1,5 +1,11 @@
-import { InMemoryWebStorage, OidcClient, UserManager, WebStorageStateStore } from 'oidc-client-ts';
-import type { SignoutRedirectArgs, UserManagerSettings, User } from 'oidc-client-ts';
+import {
+  InMemoryWebStorage,
+  OidcClient,
+  User,
+  UserManager,
+  WebStorageStateStore,
+} from 'oidc-client-ts';
+import type { SignoutRedirectArgs, UserManagerSettings } from 'oidc-client-ts';
 import { canTransition, createAuthSnapshot, initialAuthSnapshot } from './authState';
 import type { AuthSnapshot, AuthStatus, SignOutReason } from './authState';
 import { createAuthFetch } from './authFetch';
@@ -19,7 +25,7 @@ import { receiveUser, shareSession } from './sharedSession';
 import type { SharedSession } from './sharedSession';
 import { TabSync, withLock } from './tabSync';
 import type { ChannelLike, LockManagerLike, TabMessage } from './tabSync';
-import { toAuthError } from './toAuthError';
+import { sessionOverErrors, toAuthError } from './toAuthError';
 import type { AuthOperation } from './toAuthError';
 import { verifyIdTokenSignature } from './verifyIdTokenSignature';
 import { WallClockTimer } from './wallClockTimer';
@@ -93,7 +99,6 @@ const authParams = [
 ];
 const callbacksInFlight = new Map<string, { owner: AuthClient; run: Promise<void> }>();
 const maxRenewRetries = 3;
-const sessionOverErrors = new Set(['invalid_grant', 'login_required', 'interaction_required']);
 
 function randomNonce(): string {
   const bytes = new Uint8Array(16);
@@ -149,6 +154,9 @@ export class AuthClient {
   private epoch = 0;
   /** The id of the session this tab holds (see the session record), or null. */
   private session: string | null = null;
+  /** The id a sign-in under way will give its session; its user is stored under it. */
+  private incoming: string | null = null;
+  private signingOut: Promise<void> | undefined;
   /** True while a sign-in (callback or popup) may store another user than the stored one. */
   private freshSignIn = false;
   private redirectWatch: ReturnType<typeof setTimeout> | undefined;
@@ -228,7 +236,6 @@ export class AuthClient {
   private async runSignIn(options: SignInOptions): Promise<void> {
     const returnTo = safeReturnTo(options.returnTo ?? this.currentPath(), this.origin());
     const prior = this.snapshot.status === 'authenticated' ? this.snapshot.user : null;
-    const priorSession = this.session;
     const epoch = this.epoch;
     this.stopRenewing();
     this.set('signing-in', null, null);
@@ -256,7 +263,6 @@ export class AuthClient {
       const error = toAuthError(cause, 'sign-in');
       if (prior !== null && this.epoch === epoch) {
         // A second sign-in (step-up, another account) failed: the first session is still good.
-        this.session = priorSession;
         this.set('authenticated', prior, error);
         this.scheduleRenewal(prior);
         return;
@@ -286,7 +292,14 @@ export class AuthClient {
    * ends the session at the provider (RP-initiated logout with `id_token_hint`, `client_id`,
    * `post_logout_redirect_uri` and `state`) and returns to `post_logout_redirect_uri`.
    */
-  async signOut(options: SignOutOptions = {}): Promise<void> {
+  signOut(options: SignOutOptions = {}): Promise<void> {
+    this.signingOut ??= this.runSignOut(options).finally(() => {
+      this.signingOut = undefined;
+    });
+    return this.signingOut;
+  }
+
+  private async runSignOut(options: SignOutOptions): Promise<void> {
     const user = this.snapshot.user ?? (await this.readStored())?.user ?? null;
     const reason = options.reason ?? 'user';
     const ended = this.session;
@@ -296,7 +309,9 @@ export class AuthClient {
     this.session = null;
     await this.clearUser();
     this.records().remove(ended);
-    this.tabs?.post({ type: 'signed-out', reason: 'signed_out_elsewhere' });
+    if (ended !== null) {
+      this.tabs?.post({ type: 'signed-out', session: ended, reason: 'signed_out_elsewhere' });
+    }
     // A renewal another tab has under way may write the record back as it ends: remove it again
     // once that renewal has let go of the lock.
     await this.withRenewLock(async () => this.records().remove(ended));
@@ -317,8 +332,8 @@ export class AuthClient {
       id_token_hint: user?.id_token,
       client_id: this.config.oidc.client_id,
       post_logout_redirect_uri: returnTo,
-      // A state only travels with a return address; it asks the provider to send it back.
-      state: { reason },
+      // A state only travels with a return address; the provider must send it back unchanged.
+      state: {},
       // Replaces the configured sign-in extras (`resource`, `acr_values`…): not logout parameters.
       extraQueryParams,
     };
@@ -326,6 +341,7 @@ export class AuthClient {
       if (returnTo !== undefined) this.signOutMarks()?.setItem(this.signOutMarkKey(), reason);
       await this.userManager.signoutRedirect(args);
     } catch (cause) {
+      this.signOutMarks()?.removeItem(this.signOutMarkKey());
       this.set('unauthenticated', null, toAuthError(cause, 'sign-out'), reason);
     }
   }
@@ -440,11 +456,14 @@ export class AuthClient {
     this.epoch += 1;
     this.stopRenewing();
     this.session = null;
-    this.set('unauthenticated', null, signedOutElsewhere('signed_out_elsewhere'), 'elsewhere');
-    void this.clearUser().then(() => {
-      // Replaced by a newer session (signed in anew in another tab): take that one.
-      if (record !== null) return this.restore();
-    });
+    if (record === null) {
+      this.set('unauthenticated', null, signedOutElsewhere('signed_out_elsewhere'), 'elsewhere');
+      void this.clearUser();
+      return;
+    }
+    // Replaced by a newer session (signed in anew in another tab): take that one. Until it arrives
+    // the tab stays as it is: passing through signed out would make a guard redirect.
+    void this.clearUser().then(() => this.restore());
   }
 
   private async restore(): Promise<void> {
@@ -471,6 +490,8 @@ export class AuthClient {
           this.environment.tabSessionWait ?? 150,
         );
         if (this.epoch !== epoch || this.disposed) return;
+        // The session arrived meanwhile (a `signed-in` message): nothing left to do.
+        if (this.session !== null && this.snapshot.status === 'authenticated') return;
         if (shared !== null) user = await this.adopt(shared);
       }
     }
@@ -575,9 +596,10 @@ export class AuthClient {
     try {
       // A provider that returns without `state` is accepted; one that returns a `state` must
       // return the one this browser sent.
-      const { state } = await this.oidcClient().readSignoutResponseState(url, true);
-      const data = state?.data as { reason?: unknown } | undefined;
-      reason = data?.reason === 'idle' || mark === 'idle' ? 'idle' : 'user';
+      const { response } = await this.oidcClient().readSignoutResponseState(url, true);
+      // An error from the provider's logout: the provider session may well be alive.
+      if (response.error) throw Object.assign(response, { name: 'ErrorResponse' });
+      reason = mark === 'idle' ? 'idle' : 'user';
     } catch (cause) {
       error = toAuthError(cause, 'sign-out');
     }
@@ -610,7 +632,7 @@ export class AuthClient {
       const current = this.snapshot.user ?? before;
       const exhausted = this.renewRetries >= maxRenewRetries && current.expired === true;
       if (error.code === 'session_expired' || error.code === 'id_token_invalid' || exhausted) {
-        await this.endSession(error);
+        await this.endSession(error, await this.noTabCanRenew(current));
         return null;
       }
       // A passing failure (network, provider down): keep the session, retry a bounded few times.
@@ -618,6 +640,16 @@ export class AuthClient {
       this.scheduleRetry();
       throw error;
     }
+  }
+
+  /**
+   * Whether the session cannot go on in any tab: no refresh token may be sent (spent, or none),
+   * or the one that may is this tab's. Else a tab that holds it may still renew.
+   */
+  private async noTabCanRenew(current: User): Promise<boolean> {
+    const record = this.records().read();
+    if (record === null || record.refresh === null) return true;
+    return this.refreshGuard().isCurrent(record, current.refresh_token);
   }
 
   private async renewThroughOtherTab(before: User, epoch: number): Promise<User | null> {
@@ -635,12 +667,10 @@ export class AuthClient {
   }
 
   private async renewHoldingLock(before: User, epoch: number): Promise<User | null> {
-    if (this.epoch !== epoch) return null;
-    const record = this.records().read();
-    if (record === null || record.session !== this.session) {
-      throw signedOutElsewhere(record === null ? 'signed_out_elsewhere' : 'session_expired');
-    }
+    const session = this.session;
+    if (this.epoch !== epoch || session === null) return null;
     const current = (await this.readStored())?.user ?? null;
+    if (this.epoch !== epoch) return null;
     if (current === null) {
       throw new AuthError('session_expired', 'The session ended while waiting to renew it.', {
         handled: 'The local session was cleared.',
@@ -651,24 +681,42 @@ export class AuthClient {
       this.signedIn(current);
       return current;
     }
-    const decision = await this.refreshGuard().claim(record, current.refresh_token);
-    if (decision === 'send') return this.refresh(current, record, epoch);
+    if ((globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false) {
+      // Offline: a request now would only spend the token on an answer that cannot come back.
+      throw new AuthError('network', 'The identity provider could not be reached (offline).', {
+        handled: 'The session is kept while its tokens are valid; renewal is retried.',
+      });
+    }
+    const guard = this.refreshGuard();
+    const decision = await guard.claim(session, current.refresh_token);
+    if (this.epoch !== epoch) return null;
+    if (decision === 'ended') {
+      // Signed out or replaced in another tab, whose news has not reached this one yet.
+      this.recheck();
+      return null;
+    }
+    if (decision === 'send') return this.refresh(current, session, epoch);
+    const record = this.records().read();
+    if (record?.session !== session) {
+      this.recheck();
+      return null;
+    }
     if (decision === 'not-current' && record.refresh !== null) {
       // Another tab rotated this tab's refresh token: never send it again. Take the current tokens
-      // from the tab that has them, else authorize silently.
-      const shared = await this.tabs?.request(
-        'session-request',
-        2000,
-        (session) => session.id === record.session,
-      );
-      const adopted = shared == null || this.epoch !== epoch ? null : await this.adopt(shared);
-      if (adopted !== null && adopted.access_token !== before.access_token) {
+      // from the tab that holds them, else authorize silently.
+      const adopted = await this.currentFromOtherTab(record, before);
+      if (this.epoch !== epoch) return null;
+      if (adopted !== null) {
         this.signedIn(adopted);
         return adopted;
       }
     }
-    const latest = this.records().read() ?? record;
-    if (this.refreshGuard().tooSoon(latest)) {
+    const latest = this.records().read();
+    if (latest?.session !== session) {
+      this.recheck();
+      return null;
+    }
+    if (guard.tooSoon(latest)) {
       // The session asked the provider under 10 s ago (rule 5): keep what there is.
       this.scheduleRenewal(current);
       return current;
@@ -676,8 +724,29 @@ export class AuthClient {
     return this.authorizeSilently(latest, epoch);
   }
 
+  /** The session's current tokens from the tab that holds them, or null (no answer, or stale). */
+  private async currentFromOtherTab(record: SessionRecord, before: User): Promise<User | null> {
+    const shared = await this.tabs?.request(
+      'session-request',
+      2000,
+      (session) => session.id === record.session,
+    );
+    if (shared == null) return null;
+    // An answer from a tab as stale as this one would make this tab authorize silently for nothing.
+    const offered = User.fromStorageString(shared.user);
+    const keepsRefreshToken = this.config.storage !== 'memory';
+    if (
+      keepsRefreshToken &&
+      !(await this.refreshGuard().isCurrent(record, offered.refresh_token))
+    ) {
+      return null;
+    }
+    if (offered.access_token === before.access_token) return null;
+    return this.adopt(shared);
+  }
+
   /** Sends the refresh token, which the guard has marked spent. */
-  private async refresh(current: User, record: SessionRecord, epoch: number): Promise<User | null> {
+  private async refresh(current: User, session: string, epoch: number): Promise<User | null> {
     let user: User | null;
     try {
       // Passed explicitly: oidc-client-ts drops its configured timeout for refresh requests
@@ -687,41 +756,26 @@ export class AuthClient {
         silentRequestTimeoutInSeconds: this.config.timeout / 1000,
       });
     } catch (error) {
-      const providerError = (error as { name?: unknown; error?: unknown } | null) ?? {};
-      if (providerError.name !== 'ErrorResponse') {
-        // No answer (network, timeout, a body that is no OAuth answer): the provider may have
-        // rotated the token, so it stays spent. Recover by a silent authorize, or end (rule 1).
-        if (this.epoch !== epoch) return null;
-        return this.authorizeSilently(this.records().read() ?? record, epoch);
-      }
-      // The provider answered and refused: a token it did not accept was not used.
-      if (!sessionOverErrors.has(providerError.error as string)) {
-        await this.refreshGuard().settle(record.session, current.refresh_token);
+      const answer = (error as { name?: unknown; error?: unknown } | null) ?? {};
+      // The provider answered and refused for a passing reason: it did not use the token. Any
+      // other failure (no answer, a timeout) may follow a rotation: the token stays spent, and a
+      // later attempt authorizes silently (rule 1), at the pace of rule 5.
+      if (answer.name === 'ErrorResponse' && !sessionOverErrors.has(answer.error as string)) {
+        await this.refreshGuard().settle(session, current.refresh_token);
       }
       throw error;
     }
-    return this.renewed(user, record.session, epoch);
+    return this.renewed(user, session, epoch);
   }
 
   /** Renews through a hidden `prompt=none` authorization, where the provider session allows. */
   private async authorizeSilently(record: SessionRecord, epoch: number): Promise<User | null> {
     this.refreshGuard().startRequest(record);
-    let user: User | null;
-    try {
-      user = await this.userManager.signinSilent({
-        forceIframeAuth: true,
-        nonce: randomNonce(),
-        silentRequestTimeoutInSeconds: this.config.timeout / 1000,
-      });
-    } catch (error) {
-      const code = (error as { error?: unknown } | null)?.error;
-      if (typeof code === 'string' && sessionOverErrors.has(code)) throw error;
-      throw new AuthError(
-        'session_expired',
-        'The refresh token could not be used again and the provider session did not renew it.',
-        { cause: error, handled: 'The local session was cleared in every tab.' },
-      );
-    }
+    const user = await this.userManager.signinSilent({
+      forceIframeAuth: true,
+      nonce: randomNonce(),
+      silentRequestTimeoutInSeconds: this.config.timeout / 1000,
+    });
     return this.renewed(user, record.session, epoch);
   }
 
@@ -769,7 +823,8 @@ export class AuthClient {
         return;
       }
       case 'signed-out':
-        if (user === null && this.snapshot.status !== 'loading') return;
+        // Whatever this tab is doing (a step-up under way too), the session it holds is over.
+        if (message.session !== this.session) return;
         this.epoch += 1;
         this.stopRenewing();
         this.session = null;
@@ -801,7 +856,7 @@ export class AuthClient {
       const user = receiveUser(shared.user, claims, keepRefreshToken);
       if (this.epoch !== epoch || this.records().read()?.session !== shared.id) return null;
       this.session = shared.id;
-      await this.userStore().setTrusted(this.userKey(), user.toStorageString());
+      await this.userStore().setTrusted(this.userKey(), user.toStorageString(), shared.id);
       return user;
     } catch {
       return null;
@@ -814,22 +869,20 @@ export class AuthClient {
 
   /** Runs a sign-in exchange whose user is stored as a new session of this tab. */
   private async exchangeFresh<T>(exchange: () => Promise<T>): Promise<T> {
-    const prior = this.session;
-    this.session = newSessionId();
+    this.incoming = newSessionId();
     this.freshSignIn = true;
     try {
       return await exchange();
-    } catch (error) {
-      this.session = prior;
-      throw error;
     } finally {
       this.freshSignIn = false;
     }
   }
 
-  /** Records the new session for every tab, then announces it. */
+  /** Makes the session of the sign-in just finished this tab's, records it, then announces it. */
   private async beginSession(user: User): Promise<void> {
-    const session = this.session as string;
+    const session = this.incoming as string;
+    this.incoming = null;
+    this.session = session;
     await this.withRenewLock(() => this.bookSession(session, user));
     this.signedIn(user, 'signed-in');
   }
@@ -848,14 +901,17 @@ export class AuthClient {
     }
   }
 
-  private async endSession(error: AuthError): Promise<void> {
+  /** Ends the session here, and in every tab when `everywhere` (no tab can renew it). */
+  private async endSession(error: AuthError, everywhere: boolean): Promise<void> {
     const ended = this.session;
     this.epoch += 1;
     this.stopRenewing();
     this.session = null;
     await this.clearUser();
-    this.records().remove(ended);
-    this.tabs?.post({ type: 'signed-out', reason: 'session_expired' });
+    if (everywhere && ended !== null) {
+      this.records().remove(ended);
+      this.tabs?.post({ type: 'signed-out', session: ended, reason: 'session_expired' });
+    }
     this.set('unauthenticated', null, error, 'expired');
   }
 
@@ -1051,7 +1107,7 @@ export class AuthClient {
 
   private createUserManager(): UserManager {
     const check = (user: User, previous: User | null) => this.checkUser(user, previous);
-    const session = () => this.session;
+    const session = () => (this.freshSignIn ? this.incoming : this.session);
     if (this.givenUserManager !== undefined) {
       const settings = this.givenUserManager.settings as unknown as { userStore: CheckedUserStore };
       this.store = new CheckedUserStore(settings.userStore, check, session);

@@ -35,10 +35,10 @@ export class CheckedUserStore implements StateStore {
     await this.setTrusted(key, value);
   }
 
-  /** Stores a user that was checked already. */
-  async setTrusted(key: string, value: string): Promise<void> {
+  /** Stores a user that was checked already, as a user of `session` (default: the current one). */
+  async setTrusted(key: string, value: string, session = this.session()): Promise<void> {
     const fields = JSON.parse(value) as Record<string, unknown>;
-    await this.inner.set(key, JSON.stringify({ ...fields, [sessionField]: this.session() }));
+    await this.inner.set(key, JSON.stringify({ ...fields, [sessionField]: session }));
   }
 
   /** The stored user with its session id, or null. */

@@ -6,6 +6,8 @@ export const minRequestInterval = 10_000;
 
 /** What the guard allows a tab to do with the refresh token it holds. */
 export type RefreshDecision =
+  /** The session this tab holds is no longer the one the record names (signed out, replaced). */
+  | 'ended'
   /** Send it: it is the current one, and it is now marked spent. */
   | 'send'
   /** Do not send it: another tab rotated it, or it was spent on a request whose answer was lost. */
@@ -26,18 +28,29 @@ export class RefreshGuard {
     return now >= record.requested && now - record.requested < minRequestInterval;
   }
 
-  /** Decides whether `refreshToken` may be sent for `record`'s session; on 'send' marks it spent. */
-  async claim(record: SessionRecord, refreshToken: string | undefined): Promise<RefreshDecision> {
+  /** Decides whether `refreshToken` of `session` may be sent now; on 'send' marks it spent. */
+  async claim(session: string, refreshToken: string | undefined): Promise<RefreshDecision> {
     const id = refreshToken === undefined ? null : await tokenId(refreshToken);
+    // Read, compare and write in one task: even without Web Locks, two tabs cannot interleave here.
+    const record = this.records.read();
+    if (record?.session !== session) return 'ended';
     if (id === null || id !== record.refresh) return 'not-current';
     if (this.tooSoon(record)) return 'too-soon';
     this.records.write({ ...record, refresh: null, requested: Date.now() });
     return 'send';
   }
 
-  /** Marks a token request that does not spend a refresh token (a silent authorize). */
+  /**
+   * Notes a token request that presents no refresh token (a silent authorize). The current
+   * refresh token, which another tab may hold unsent, stays current.
+   */
   startRequest(record: SessionRecord): void {
-    this.records.write({ ...record, refresh: null, requested: Date.now() });
+    this.records.write({ ...record, requested: Date.now() });
+  }
+
+  /** Whether `refreshToken` is the one the record says may be sent next. */
+  async isCurrent(record: SessionRecord, refreshToken: string | undefined): Promise<boolean> {
+    return refreshToken !== undefined && (await tokenId(refreshToken)) === record.refresh;
   }
 
   /**

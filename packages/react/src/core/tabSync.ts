@@ -12,7 +12,8 @@ export type TabMessage =
   | { type: 'session'; to: string; session: SharedSession }
   | { type: 'signed-in'; session: SharedSession }
   | { type: 'renewed'; session: SharedSession }
-  | { type: 'signed-out'; reason: 'signed_out_elsewhere' | 'session_expired' };
+  /** The session `session` ended: every tab that holds it signs out. */
+  | { type: 'signed-out'; session: string; reason: 'signed_out_elsewhere' | 'session_expired' };
 
 /** The part of `BroadcastChannel` tab sync uses. */
 export interface ChannelLike {
@@ -40,7 +41,10 @@ function isTabMessage(value: unknown): value is TabMessage {
     case 'renewed':
       return isSharedSession(message.session);
     case 'signed-out':
-      return message.reason === 'signed_out_elsewhere' || message.reason === 'session_expired';
+      return (
+        typeof message.session === 'string' &&
+        (message.reason === 'signed_out_elsewhere' || message.reason === 'session_expired')
+      );
     default:
       return false;
   }

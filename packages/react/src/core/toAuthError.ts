@@ -6,7 +6,8 @@ import { idTokenInvalid } from './idToken';
 /** Which operation failed: it decides what an ambiguous low-level error means. */
 export type AuthOperation = 'sign-in' | 'callback' | 'renew' | 'sign-out';
 
-const sessionOverErrors = new Set([
+/** Provider answers that mean the session is over (no renewal can follow). */
+export const sessionOverErrors: ReadonlySet<string> = new Set([
   'invalid_grant',
   'login_required',
   'interaction_required',

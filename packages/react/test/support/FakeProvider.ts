@@ -48,6 +48,8 @@ export interface FakeProviderOptions {
   providerSession?: boolean;
   /** Answer every API call with 401, whatever the token. */
   apiAlwaysUnauthorized?: boolean;
+  /** The provider cannot be reached (offline): every request to it fails as fetch does. */
+  unreachable?: boolean;
 }
 
 interface PendingCode {
@@ -196,6 +198,7 @@ export class FakeProvider {
   readonly fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
     const url = new URL(request.url);
+
     const body = request.method === 'POST' ? new URLSearchParams(await request.text()) : null;
     const path = url.pathname;
     const endpoint =
@@ -219,6 +222,9 @@ export class FakeProvider {
       body,
       authorization: request.headers.get('Authorization'),
     });
+    if (this.options.unreachable === true && url.origin === this.issuer) {
+      throw new TypeError('Failed to fetch');
+    }
     switch (endpoint) {
       case 'discovery':
         return json(this.discovery());

@@ -58,6 +58,7 @@ export function createHarness(providerOptions: FakeProviderOptions = {}) {
         // A hidden frame at the provider: `prompt=none` answers at once, from the provider session.
         silentFrame: async (url) => {
           silentAuthorizations.push(url);
+          if (provider.options.unreachable === true) throw new TypeError('Failed to fetch');
           return provider.authorize(url);
         },
         navigate: (path) => navigations.push(path),
@@ -108,6 +109,25 @@ export function createHarness(providerOptions: FakeProviderOptions = {}) {
     return messages;
   }
 
+  /**
+   * A channel for `createChannel` that can be made deaf: while `deaf()` is true, the tab hears
+   * nothing (a frozen tab, or one whose messages are still queued).
+   */
+  function deafenableChannel(deaf: () => boolean) {
+    return (name: string): ChannelLike => {
+      const channel = new BroadcastChannel(`${channelName}:${name}`);
+      channels.push(channel as unknown as ChannelLike);
+      return {
+        postMessage: (message) => channel.postMessage(message),
+        addEventListener: (_type, listener) =>
+          channel.addEventListener('message', (event) => {
+            if (!deaf()) listener(event);
+          }),
+        close: () => channel.close(),
+      };
+    };
+  }
+
   /** A raw end of the tabs' channel, to play a tab (or an attacker) by hand. */
   function rawChannel(): BroadcastChannel {
     const channel = new BroadcastChannel(`${channelName}:oidc-kit:${provider.issuer}:app`);
@@ -131,6 +151,7 @@ export function createHarness(providerOptions: FakeProviderOptions = {}) {
     signIn,
     recordMessages,
     rawChannel,
+    deafenableChannel,
     dispose,
   };
 }
