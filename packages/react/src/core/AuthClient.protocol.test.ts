@@ -356,13 +356,19 @@ describe('a signed-out session stays signed out in every tab, whenever that tab 
     harness = createHarness();
     const { client: first } = await signedInTab();
     const restoredStorage = newStorage();
-    const restored = await openTab(restoredStorage);
-    expect(restored.getSnapshot().status).toBe('authenticated');
     // Frozen in the cache: it hears nothing while the other tab signs out.
-    const frozen = vi.spyOn(BroadcastChannel.prototype, 'dispatchEvent');
-    (restored as unknown as { tabs: { close(): void } }).tabs.close();
+    let frozen = false;
+    const restored = harness.createClient({
+      storage: restoredStorage,
+      environment: { createChannel: harness.deafenableChannel(() => frozen) },
+    });
+    await restored.start();
+    expect(restored.getSnapshot().status).toBe('authenticated');
+    frozen = true;
     await first.signOut({ redirect: false });
-    frozen.mockRestore();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(restored.getSnapshot().status).toBe('authenticated');
+    frozen = false;
     window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
     await vi.waitFor(() => expect(restored.getSnapshot().status).toBe('unauthenticated'));
     expect(storedUsers(restoredStorage)).toEqual([]);

@@ -1,0 +1,115 @@
+import { handOverUrl } from './handOver';
+import { safeReturnTo } from './returnTo';
+import { toAuthError } from './toAuthError';
+import type { AuthOperation } from './toAuthError';
+import type { SessionCore } from './SessionCore';
+
+const authParams = [
+  'code',
+  'state',
+  'session_state',
+  'iss',
+  'error',
+  'error_description',
+  'error_uri',
+];
+
+function defaultNavigate(path: string): void {
+  history.replaceState(history.state, '', path);
+  // Routers that listen to the history (React Router among them) pick the new location up.
+  dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
+}
+
+/**
+ * The redirect callback: the address cleaned before the code is exchanged, the `iss` checked, the
+ * user landed on the path they asked for; a failure keeps the session there is (rule 6).
+ */
+export class Callback {
+  constructor(private readonly core: SessionCore) {}
+
+  async processCallback(url: string): Promise<void> {
+    const params = new URL(url).searchParams;
+    const operation: AuthOperation = params.has('error') ? 'sign-in' : 'callback';
+    // The address bar is clean before the code is exchanged (session protocol, rule 7).
+    this.cleanAddress(url);
+    this.core.set('signing-in', null, null);
+    let returnTo = '/';
+    let requestType: string | undefined;
+    try {
+      const { state } = await this.core.oidcClient().readSigninResponseState(url, false);
+      requestType = state.request_type;
+      const data = state.data as { returnTo?: unknown } | undefined;
+      returnTo = safeReturnTo(data?.returnTo, this.core.origin());
+      const issuer = await this.core.checks.assertIssuer();
+      await this.core.checks.checkCallbackIssuer(url, params, issuer);
+      const user = await this.core.signInFlow.exchangeFresh(() =>
+        this.core.userManager.signinCallback(url),
+      );
+      if (user === undefined) return; // a popup or iframe callback, handed to the opener
+      await this.core.signInFlow.beginSession(user);
+    } catch (cause) {
+      const error = toAuthError(cause, operation);
+      if (requestType === 'si:p' || requestType === 'si:s') {
+        // This is the popup or the silent iframe. The session is its opener's, whose storage it
+        // may share: leave it alone, and hand the failure over (the opener then closes a popup).
+        this.core.set('error', null, error);
+        const failed = handOverUrl(url, error);
+        await (
+          requestType === 'si:p'
+            ? this.core.userManager.signinPopupCallback(failed)
+            : this.core.userManager.signinSilentCallback(failed)
+        ).catch(() => undefined);
+        return;
+      }
+      // The response is spent, whatever failed: a replay of it finds no sign-in to finish.
+      await this.core
+        .oidcClient()
+        .readSigninResponseState(url, true)
+        .catch(() => undefined);
+      // A failed sign-in (a cancelled step-up, a forged or replayed response) says nothing about
+      // the session there is: keep it (rule 6).
+      const stored = await this.core.readStored().catch(() => null);
+      if (stored !== null && this.core.tabSession.isCurrent(stored, this.core.records().read())) {
+        this.core.session = stored.session;
+        // A replayed or forged response is no failure of the user's: nothing to report.
+        const shown = error.code === 'callback_state_mismatch' ? null : error;
+        this.core.set('authenticated', stored.user, shown);
+        this.core.renewal.scheduleRenewal(stored.user);
+      } else {
+        await this.core.clearUser();
+        const code = error.code;
+        this.core.set(
+          code === 'callback_state_mismatch' ? 'unauthenticated' : 'error',
+          null,
+          error,
+        );
+      }
+    }
+    (this.core.environment.navigate ?? defaultNavigate)(returnTo);
+  }
+
+  /** Whether `url` is a sign-in response on one of the redirect URIs (page, popup or iframe). */
+  isCallback(url: string): boolean {
+    const current = new URL(url);
+    // The settings oidc-client-ts uses (popup_redirect_uri defaults to redirect_uri there), so a
+    // ready-made UserManager's URIs count too.
+    const { redirect_uri, popup_redirect_uri, silent_redirect_uri } =
+      this.core.userManager.settings;
+    return (
+      [redirect_uri, popup_redirect_uri, silent_redirect_uri].some((uri) => {
+        const target = uri === undefined ? null : new URL(uri);
+        return target?.origin === current.origin && target.pathname === current.pathname;
+      }) &&
+      current.searchParams.has('state') &&
+      (current.searchParams.has('code') || current.searchParams.has('error'))
+    );
+  }
+
+  cleanAddress(url: string): void {
+    const clean = new URL(url);
+    for (const name of authParams) clean.searchParams.delete(name);
+    if (globalThis.location.href === url) {
+      history.replaceState(history.state, '', `${clean.pathname}${clean.search}${clean.hash}`);
+    }
+  }
+}

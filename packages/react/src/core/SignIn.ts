@@ -1,0 +1,106 @@
+import type { User } from 'oidc-client-ts';
+import { safeReturnTo } from './returnTo';
+import { newSessionId } from './sessionRecord';
+import { toAuthError } from './toAuthError';
+import { randomNonce } from './randomNonce';
+import type { SignInOptions } from './AuthClient';
+import type { SessionCore } from './SessionCore';
+
+/** Sign-in by redirect or popup, step-up included; a new session is booked for every tab. */
+export class SignIn {
+  constructor(private readonly core: SessionCore) {}
+
+  /**
+   * Starts sign-in: redirects this page (default) or opens a popup. While one sign-in is under
+   * way, another call joins it instead of starting a second one.
+   */
+  signIn(options: SignInOptions = {}): Promise<void> {
+    this.signingIn ??= this.runSignIn(options).finally(() => {
+      this.signingIn = undefined;
+    });
+    return this.signingIn;
+  }
+
+  signingIn: Promise<void> | undefined;
+
+  redirectWatch: ReturnType<typeof setTimeout> | undefined;
+
+  async runSignIn(options: SignInOptions): Promise<void> {
+    const returnTo = safeReturnTo(options.returnTo ?? this.core.currentPath(), this.core.origin());
+    const prior = this.core.snapshot.status === 'authenticated' ? this.core.snapshot.user : null;
+    const epoch = this.core.epoch;
+    this.core.renewal.stopRenewing();
+    this.core.set('signing-in', null, null);
+    const args = {
+      state: { returnTo },
+      nonce: randomNonce(),
+      prompt: options.prompt,
+      login_hint: options.login_hint,
+      ui_locales: options.ui_locales,
+      extraQueryParams: options.extraQueryParams,
+    };
+    try {
+      await this.core.checks.assertIssuer();
+      if (options.popup === true) {
+        // Without this, a popup the user closes leaves sign-in waiting forever.
+        const user = await this.exchangeFresh(() =>
+          this.core.userManager.signinPopup({ ...args, popupAbortOnClose: true }),
+        );
+        await this.beginSession(user);
+      } else {
+        this.watchRedirect();
+        await this.core.userManager.signinRedirect(args);
+      }
+    } catch (cause) {
+      const error = toAuthError(cause, 'sign-in');
+      if (prior !== null && this.core.epoch === epoch) {
+        // A second sign-in (step-up, another account) failed: the first session is still good.
+        this.core.set('authenticated', prior, error);
+        this.core.renewal.scheduleRenewal(prior);
+        return;
+      }
+      await this.core.clearUser();
+      this.core.set(error.code === 'popup_closed' ? 'unauthenticated' : 'error', null, error);
+    }
+  }
+
+  /**
+   * A redirect that never happens (a `beforeunload` prompt answered "stay", a blocked navigation)
+   * must not leave the page signing in forever.
+   */
+  /** Stops watching for a redirect that never happens. */
+  stopWatching(): void {
+    clearTimeout(this.redirectWatch);
+  }
+
+  watchRedirect(): void {
+    clearTimeout(this.redirectWatch);
+    this.redirectWatch = setTimeout(() => {
+      const visible =
+        (globalThis as { document?: Document }).document?.visibilityState !== 'hidden';
+      if (this.core.snapshot.status !== 'signing-in' || !visible || this.core.disposed) return;
+      this.signingIn = undefined;
+      void this.core.tabSession.restore();
+    }, 15_000);
+  }
+
+  /** Runs a sign-in exchange whose user is stored as a new session of this tab. */
+  async exchangeFresh<T>(exchange: () => Promise<T>): Promise<T> {
+    this.core.incoming = newSessionId();
+    this.core.freshSignIn = true;
+    try {
+      return await exchange();
+    } finally {
+      this.core.freshSignIn = false;
+    }
+  }
+
+  /** Makes the session of the sign-in just finished this tab's, records it, then announces it. */
+  async beginSession(user: User): Promise<void> {
+    const session = this.core.incoming as string;
+    this.core.incoming = null;
+    this.core.session = session;
+    await this.core.withRenewLock(() => this.core.bookSession(session, user));
+    this.core.signedIn(user, 'signed-in');
+  }
+}

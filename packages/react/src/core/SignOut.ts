@@ -1,0 +1,139 @@
+import type { User, SignoutRedirectArgs } from 'oidc-client-ts';
+import type { SignOutReason } from './authState';
+import type { AuthError } from './errors';
+import { toAuthError } from './toAuthError';
+import { browserStorage } from './browserStorage';
+import type { SignOutOptions } from './AuthClient';
+import type { SessionCore } from './SessionCore';
+
+/**
+ * Sign-out (design: Sign-out): local state first in every tab, then RP-initiated logout with
+ * `state`; and the return from it, completed with its reason for the signed-out page.
+ */
+export class SignOut {
+  constructor(private readonly core: SessionCore) {}
+
+  /**
+   * Signs out: clears the local session (in every tab) first, optionally revokes the tokens, then
+   * ends the session at the provider (RP-initiated logout with `id_token_hint`, `client_id`,
+   * `post_logout_redirect_uri` and `state`) and returns to `post_logout_redirect_uri`.
+   */
+  signOut(options: SignOutOptions = {}): Promise<void> {
+    this.signingOut ??= this.runSignOut(options).finally(() => {
+      this.signingOut = undefined;
+    });
+    return this.signingOut;
+  }
+
+  signingOut: Promise<void> | undefined;
+
+  async runSignOut(options: SignOutOptions): Promise<void> {
+    const user = this.core.snapshot.user ?? (await this.core.readStored())?.user ?? null;
+    const reason = options.reason ?? 'user';
+    const ended = this.core.session;
+    this.core.epoch += 1;
+    this.core.renewal.stopRenewing();
+    this.core.set('signing-out', null, null);
+    this.core.session = null;
+    await this.core.clearUser();
+    this.core.records().remove(ended);
+    if (ended !== null) {
+      this.core.tabs?.post({ type: 'signed-out', session: ended, reason: 'signed_out_elsewhere' });
+    }
+    // A renewal another tab has under way may write the record back as it ends: remove it again
+    // once that renewal has let go of the lock.
+    await this.core.withRenewLock(async () => this.core.records().remove(ended));
+    if (options.revokeTokens === true && user !== null) await this.revoke(user);
+
+    const endSession = await this.core.userManager.metadataService
+      .getEndSessionEndpoint()
+      .catch(() => undefined);
+    const returnTo = this.core.config.oidc.post_logout_redirect_uri;
+    if (options.redirect === false || endSession === undefined) {
+      this.core.set('unauthenticated', null, null, reason);
+      return;
+    }
+    const extraQueryParams: Record<string, string> = {};
+    if (options.ui_locales !== undefined) extraQueryParams.ui_locales = options.ui_locales;
+    if (options.logout_hint !== undefined) extraQueryParams.logout_hint = options.logout_hint;
+    const args: SignoutRedirectArgs & { client_id: string } = {
+      id_token_hint: user?.id_token,
+      client_id: this.core.config.oidc.client_id,
+      post_logout_redirect_uri: returnTo,
+      // A state only travels with a return address; the provider must send it back unchanged.
+      state: {},
+      // Replaces the configured sign-in extras (`resource`, `acr_values`…): not logout parameters.
+      extraQueryParams,
+    };
+    try {
+      if (returnTo !== undefined) this.signOutMarks()?.setItem(this.signOutMarkKey(), reason);
+      await this.core.userManager.signoutRedirect(args);
+    } catch (cause) {
+      this.signOutMarks()?.removeItem(this.signOutMarkKey());
+      this.core.set('unauthenticated', null, toAuthError(cause, 'sign-out'), reason);
+    }
+  }
+
+  /** Whether `url` is the return from the provider's logout to `post_logout_redirect_uri`. */
+  isSignOutReturn(url: string): boolean {
+    const target = this.core.config.oidc.post_logout_redirect_uri;
+    if (target === undefined) return false;
+    const current = new URL(url);
+    const expected = new URL(target);
+    if (current.origin !== expected.origin || current.pathname !== expected.pathname) return false;
+    return (
+      current.searchParams.has('state') ||
+      this.signOutMarks()?.getItem(this.signOutMarkKey()) != null
+    );
+  }
+
+  /** Completes the return from the provider's logout: `state` checked, the address cleaned. */
+  async completeSignOut(url: string): Promise<void> {
+    const marks = this.signOutMarks();
+    const mark = marks?.getItem(this.signOutMarkKey()) ?? null;
+    marks?.removeItem(this.signOutMarkKey());
+    let error: AuthError | null = null;
+    let reason: SignOutReason | null = null;
+    try {
+      // A provider that returns without `state` is accepted; one that returns a `state` must
+      // return the one this browser sent.
+      const { response } = await this.core.oidcClient().readSignoutResponseState(url, true);
+      // An error from the provider's logout: the provider session may well be alive.
+      if (response.error) throw Object.assign(response, { name: 'ErrorResponse' });
+      reason = mark === 'idle' ? 'idle' : 'user';
+    } catch (cause) {
+      error = toAuthError(cause, 'sign-out');
+    }
+    const clean = new URL(url);
+    for (const name of ['state', 'error', 'error_description', 'error_uri']) {
+      clean.searchParams.delete(name);
+    }
+    if (globalThis.location.href === url) {
+      history.replaceState(history.state, '', `${clean.pathname}${clean.search}${clean.hash}`);
+    }
+    await this.core.tabSession.restore();
+    if (this.core.snapshot.status === 'unauthenticated')
+      this.core.set('unauthenticated', null, error, reason);
+  }
+
+  async revoke(user: User): Promise<void> {
+    const client = this.core.oidcClient();
+    const tokens: [string | undefined, 'refresh_token' | 'access_token'][] = [
+      [user.refresh_token, 'refresh_token'],
+      [user.access_token, 'access_token'],
+    ];
+    for (const [token, type] of tokens) {
+      // Best effort: the local session is gone already, and an unrevoked token expires.
+      if (token !== undefined) await client.revokeToken(token, type).catch(() => undefined);
+    }
+  }
+
+  /** Where a sign-out that leaves for the provider notes its reason for the return (this tab). */
+  signOutMarks(): Storage | null {
+    return browserStorage('sessionStorage');
+  }
+
+  signOutMarkKey(): string {
+    return `oidc-kit:signed-out:${this.core.config.oidc.authority}:${this.core.config.oidc.client_id}`;
+  }
+}

@@ -1,0 +1,196 @@
+import type { User } from 'oidc-client-ts';
+import type { StoredUser } from './CheckedUserStore';
+import { AuthError } from './errors';
+import type { SessionRecord } from './sessionRecord';
+import { TabSync } from './tabSync';
+import type { TabMessage } from './tabSync';
+import type { SessionCore } from './SessionCore';
+
+/**
+ * The session across tabs: restoring it on load, answering and adopting other tabs' sessions,
+ * and re-checking the shared record when the page wakes (rules 2, 3, 4, 7 and 8).
+ */
+export class TabSession {
+  constructor(private readonly core: SessionCore) {}
+
+  connect(): void {
+    const { authority, client_id } = this.core.config.oidc;
+    this.core.tabs = new TabSync(
+      `oidc-kit:${authority}:${client_id}`,
+      (message) => void this.onTabMessage(message),
+      this.core.environment.createChannel,
+    );
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (!event.persisted) return;
+      // A page restored from the back-forward cache must not stay mid-redirect, nor show a
+      // session that ended while it was away.
+      if (this.core.snapshot.status === 'signing-out') this.core.set('unauthenticated', null, null);
+      if (this.core.snapshot.status === 'signing-in') {
+        this.core.signInFlow.signingIn = undefined;
+        void this.restore();
+      }
+      this.recheck();
+    };
+    const onVisible = () => {
+      if ((globalThis as { document?: Document }).document?.visibilityState === 'hidden') return;
+      this.recheck();
+      this.core.renewal.renewTimer.check();
+    };
+    globalThis.addEventListener('pageshow', onPageShow);
+    globalThis.addEventListener('visibilitychange', onVisible);
+    const unwatch = this.core.records().watch(() => this.recheck());
+    this.core.teardown.push(
+      () => globalThis.removeEventListener('pageshow', onPageShow),
+      () => globalThis.removeEventListener('visibilitychange', onVisible),
+      unwatch,
+    );
+  }
+
+  /**
+   * A tab that was away (frozen, in the back-forward cache, its messages missed) checks the shared
+   * record: a session that ended meanwhile is cleared before anything of it shows again.
+   */
+  recheck(): void {
+    if (this.core.snapshot.status !== 'authenticated' || this.core.disposed) return;
+    const record = this.core.records().read();
+    if (record !== null && record.session === this.core.session) return;
+    this.core.epoch += 1;
+    this.core.renewal.stopRenewing();
+    this.core.session = null;
+    if (record === null) {
+      this.core.set(
+        'unauthenticated',
+        null,
+        signedOutElsewhere('signed_out_elsewhere'),
+        'elsewhere',
+      );
+      void this.core.clearUser();
+      return;
+    }
+    // Replaced by a newer session (signed in anew in another tab): take that one. Until it arrives
+    // the tab stays as it is: passing through signed out would make a guard redirect.
+    void this.core.clearUser().then(() => this.restore());
+  }
+
+  async restore(): Promise<void> {
+    const epoch = this.core.epoch;
+    const record = this.core.records().read();
+    let stored: StoredUser | null = null;
+    try {
+      stored = await this.core.readStored();
+    } catch {
+      await this.core.clearUser();
+    }
+    if (this.core.epoch !== epoch || this.core.disposed) return;
+    let user: User | null = null;
+    if (stored !== null && this.isCurrent(stored, record)) {
+      user = stored.user;
+      this.core.session = stored.session;
+    } else {
+      // A session that ended while this tab was away (signed out, replaced) is not shown again.
+      if (stored !== null) await this.core.clearUser();
+      // Only a session the record says exists is worth waiting for (rule 8).
+      if (this.core.records().read() !== null && this.core.tabs !== undefined) {
+        const shared = await this.core.tabs.request(
+          'session-request',
+          this.core.environment.tabSessionWait ?? 150,
+        );
+        if (this.core.epoch !== epoch || this.core.disposed) return;
+        // The session arrived meanwhile (a `signed-in` message): nothing left to do.
+        if (this.core.session !== null && this.core.snapshot.status === 'authenticated') return;
+        if (shared !== null) user = await this.core.adopt(shared);
+      }
+    }
+    if (this.core.epoch !== epoch || this.core.disposed) return;
+    if (user === null) {
+      this.core.set('unauthenticated', null, null);
+      // Sign-in is likely next: fetch discovery now, so the click that opens a popup does not
+      // wait on the network (popup blockers only allow windows opened soon after a click).
+      void this.core.userManager.metadataService.getMetadata().catch(() => undefined);
+    } else if (user.expired === true) {
+      this.core.set('authenticated', user, null);
+      await this.core.renewal.renew().catch(() => undefined);
+    } else {
+      this.core.signedIn(user);
+    }
+  }
+
+  /** Whether `stored` belongs to the session the shared record names. */
+  isCurrent(stored: StoredUser, record: SessionRecord | null): boolean {
+    if (stored.session === null) return false;
+    if (record !== null) return record.session === stored.session;
+    if (this.core.records().shared) return false;
+    // No shared storage: the record lived in a page that is gone; this tab's store is all there is.
+    void this.core.bookSession(stored.session, stored.user);
+    return true;
+  }
+
+  async onTabMessage(message: TabMessage): Promise<void> {
+    if (this.core.disposed) return;
+    const user = this.core.snapshot.user;
+    switch (message.type) {
+      case 'session-request':
+        if (user !== null && this.core.session !== null) {
+          this.core.tabs?.post({
+            type: 'session',
+            to: message.from,
+            session: this.core.share(user),
+          });
+        }
+        return;
+      case 'renew-request': {
+        if (user?.refresh_token === undefined || this.core.session === null) return;
+        const renewed =
+          (await this.core.renewal.renew().catch(() => null)) ?? this.core.snapshot.user;
+        if (renewed !== null && this.core.session !== null) {
+          this.core.tabs?.post({
+            type: 'session',
+            to: message.from,
+            session: this.core.share(renewed),
+          });
+        }
+        return;
+      }
+      case 'signed-in':
+      case 'renewed': {
+        if (this.core.snapshot.status === 'signing-out') return;
+        // A renewal belongs to a session this tab has; a tab without one waits for a sign-in.
+        if (
+          message.type === 'renewed' &&
+          (user === null || message.session.id !== this.core.session)
+        )
+          return;
+        const shared = await this.core.adopt(message.session);
+        if (shared !== null) this.core.signedIn(shared);
+        return;
+      }
+      case 'signed-out':
+        // Whatever this tab is doing (a step-up under way too), the session it holds is over.
+        if (message.session !== this.core.session) return;
+        this.core.epoch += 1;
+        this.core.renewal.stopRenewing();
+        this.core.session = null;
+        await this.core.clearUser();
+        this.core.set(
+          'unauthenticated',
+          null,
+          signedOutElsewhere(message.reason),
+          message.reason === 'session_expired' ? 'expired' : 'elsewhere',
+        );
+        return;
+      default:
+        return;
+    }
+  }
+}
+
+/** The error a tab shows when its session ended in another tab or at the provider. */
+export function signedOutElsewhere(reason: 'signed_out_elsewhere' | 'session_expired'): AuthError {
+  return new AuthError(
+    reason,
+    reason === 'session_expired'
+      ? 'The session ended at the identity provider.'
+      : 'You signed out in another tab.',
+    { handled: 'The local session was cleared.' },
+  );
+}

@@ -1,0 +1,79 @@
+import type { User } from 'oidc-client-ts';
+import { AuthError } from './errors';
+import { checkIdToken, idTokenInvalid } from './idToken';
+import { verifyIdTokenSignature } from './verifyIdTokenSignature';
+import type { SessionCore } from './SessionCore';
+
+/**
+ * The checks oidc-kit adds before a user reaches the store (design: Security defaults): the
+ * discovered issuer is `authority`, the callback's RFC 9207 `iss`, and the ID-token checks (the
+ * signature too with `verifySignature`), for users from the provider and from other tabs.
+ */
+export class UserChecks {
+  constructor(private readonly core: SessionCore) {}
+
+  async assertIssuer(): Promise<string> {
+    const issuer = await this.core.userManager.metadataService.getIssuer();
+    if (issuer !== this.core.config.oidc.authority) {
+      throw new AuthError(
+        'config_invalid',
+        `oidc-kit config: \`authority\` must be exactly the issuer the provider announces: ${JSON.stringify(issuer)} (got ${JSON.stringify(this.core.config.oidc.authority)}).`,
+        { field: 'authority', handled: 'Nothing was sent to the identity provider.' },
+      );
+    }
+    return issuer;
+  }
+
+  async checkCallbackIssuer(url: string, params: URLSearchParams, issuer: string): Promise<void> {
+    // RFC 9207: the authorization response names its issuer, against mix-up attacks.
+    const metadata = (await this.core.userManager.metadataService.getMetadata()) as Record<
+      string,
+      unknown
+    >;
+    const announced = metadata.authorization_response_iss_parameter_supported;
+    const iss = params.get('iss');
+    if (iss === null ? announced !== true : iss === issuer) return;
+    throw idTokenInvalid(
+      'callback_iss',
+      iss === null
+        ? 'the provider announces RFC 9207 but the callback has no `iss` parameter.'
+        : `the callback's \`iss\` ${JSON.stringify(iss)} is not the provider's ${JSON.stringify(issuer)}.`,
+    );
+  }
+
+  async checkUser(user: User, previous: User | null): Promise<void> {
+    const idToken = user.id_token;
+    if (idToken === undefined) {
+      throw idTokenInvalid(
+        'format',
+        'the provider returned no ID token (is `openid` in the scope?).',
+      );
+    }
+    const claims = await this.checkIdTokenOf(idToken, true);
+    if (previous !== null && !this.core.freshSignIn && previous.profile.sub !== claims.sub) {
+      throw idTokenInvalid('sub', 'a renewal returned an ID token for another user.');
+    }
+  }
+
+  /**
+   * The ID-token checks (rule 3), the signature's too when verification is on. A token from another
+   * tab skips the time checks, and is held to the configured authority, which sign-in checked is
+   * the discovered issuer (so a new tab takes a session without a request).
+   */
+  async checkIdTokenOf(idToken: string, fromProvider: boolean) {
+    const issuer = fromProvider
+      ? await this.core.userManager.metadataService.getIssuer()
+      : this.core.config.oidc.authority;
+    const claims = checkIdToken(idToken, {
+      issuer,
+      clientId: this.core.config.oidc.client_id,
+      clockLeeway: this.core.config.clockLeeway,
+      times: fromProvider,
+    });
+    if (this.core.config.verifySignature) {
+      const jwksUri = await this.core.userManager.metadataService.getKeysEndpoint(false);
+      await verifyIdTokenSignature(idToken, jwksUri, this.core.config.timeout);
+    }
+    return claims;
+  }
+}

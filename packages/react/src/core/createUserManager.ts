@@ -1,0 +1,80 @@
+import { InMemoryWebStorage, UserManager, WebStorageStateStore } from 'oidc-client-ts';
+import type { UserManagerSettings } from 'oidc-client-ts';
+import type { AuthClientEnvironment } from './AuthClient';
+import { browserStorage } from './browserStorage';
+import { CheckedUserStore } from './CheckedUserStore';
+import type { UserCheck } from './CheckedUserStore';
+import type { ResolvedAuthConfig } from './config';
+
+/**
+ * The `UserManager` the engine drives, with oidc-kit's checked user store: built from the config,
+ * or a ready-made one whose store is wrapped (and whose own silent renew is stopped). `session`
+ * names the session a stored user belongs to.
+ */
+export function createUserManager(
+  config: ResolvedAuthConfig,
+  environment: AuthClientEnvironment,
+  given: UserManager | undefined,
+  check: UserCheck,
+  session: () => string | null,
+): { manager: UserManager; store: CheckedUserStore } {
+  if (given !== undefined) {
+    const settings = given.settings as unknown as { userStore: CheckedUserStore };
+    const store = new CheckedUserStore(settings.userStore, check, session);
+    settings.userStore = store;
+    given.stopSilentRenew();
+    return { manager: given, store };
+  }
+  const storage =
+    environment.storage ??
+    (config.storage === 'memory'
+      ? new InMemoryWebStorage()
+      : browserStorage(config.storage === 'local' ? 'localStorage' : 'sessionStorage')) ??
+    new InMemoryWebStorage();
+  const store = new CheckedUserStore(new WebStorageStateStore({ store: storage }), check, session);
+  const seconds = config.timeout / 1000;
+  const settings: UserManagerSettings = {
+    ...config.oidc,
+    // The silent iframe lands on the callback route, which hands the response to this page.
+    silent_redirect_uri: config.oidc.silent_redirect_uri ?? config.oidc.redirect_uri,
+    userStore: store,
+    // The sign-in state (PKCE verifier, nonce) must be readable by a popup window, which does
+    // not share this tab's sessionStorage; entries are removed when used or stale.
+    stateStore: new WebStorageStateStore({
+      store: browserStorage('localStorage') ?? browserStorage('sessionStorage') ?? storage,
+    }),
+    response_mode: 'query',
+    automaticSilentRenew: false,
+    monitorSession: false,
+    requestTimeoutInSeconds: seconds,
+    silentRequestTimeoutInSeconds: seconds,
+  };
+  const { redirect, silentFrame } = environment;
+  const redirectNavigator =
+    redirect === undefined
+      ? undefined
+      : {
+          prepare: async () => ({
+            navigate: async ({ url }: { url: string }) => {
+              redirect(url);
+              return new Promise<never>(() => undefined);
+            },
+            close: () => undefined,
+          }),
+          callback: async () => undefined,
+        };
+  const frameNavigator =
+    silentFrame === undefined
+      ? undefined
+      : {
+          prepare: async () => ({
+            navigate: async ({ url }: { url: string }) => ({ url: await silentFrame(url) }),
+            close: () => undefined,
+          }),
+          callback: async () => undefined,
+        };
+  return {
+    manager: new UserManager(settings, redirectNavigator, undefined, frameNavigator),
+    store,
+  };
+}
