@@ -592,3 +592,23 @@ describe('under pressure: faults that must not undo the protocol', () => {
     expect(location.search).toBe('');
   });
 });
+
+describe("storage: 'memory' and revocation", () => {
+  test('signOut({ revokeTokens: true }) in a tab without the refresh token revokes it in the tab that holds it', async () => {
+    harness = createHarness();
+    const memory = { storage: 'memory' as const };
+    const { client: holder } = await signedInTab({ config: memory });
+    const refreshToken = holder.getSnapshot().user?.refresh_token as string;
+    const follower = await openTab(newStorage(), memory);
+    expect(follower.getSnapshot().user?.refresh_token).toBeUndefined();
+    await follower.signOut({ revokeTokens: true, redirect: false });
+    await vi.waitFor(() => expect(holder.getSnapshot().status).toBe('unauthenticated'));
+    await vi.waitFor(() =>
+      expect(
+        harness.provider.requests.filter(
+          (request) => request.endpoint === 'revoke' && request.body?.get('token') === refreshToken,
+        ),
+      ).toHaveLength(1),
+    );
+  });
+});

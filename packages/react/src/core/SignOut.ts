@@ -38,7 +38,12 @@ export class SignOut {
     await this.core.clearUser();
     this.core.records().remove(ended);
     if (ended !== null) {
-      this.core.tabs?.post({ type: 'signed-out', session: ended, reason: 'signed_out_elsewhere' });
+      this.core.tabs?.post({
+        type: 'signed-out',
+        session: ended,
+        reason: 'signed_out_elsewhere',
+        revoke: options.revokeTokens === true,
+      });
     }
     // A renewal another tab has under way may write the record back as it ends: remove it again
     // once that renewal has let go of the lock.

@@ -177,6 +177,8 @@ export class TabSession {
           signedOutElsewhere(message.reason),
           message.reason === 'session_expired' ? 'expired' : 'elsewhere',
         );
+        // Best effort, once the session is gone here, as in the tab that signed out.
+        if (message.revoke === true && user !== null) await this.core.signOutFlow.revoke(user);
         return;
       default:
         return;

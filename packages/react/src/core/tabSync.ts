@@ -12,8 +12,16 @@ export type TabMessage =
   | { type: 'session'; to: string; session: SharedSession }
   | { type: 'signed-in'; session: SharedSession }
   | { type: 'renewed'; session: SharedSession }
-  /** The session `session` ended: every tab that holds it signs out. */
-  | { type: 'signed-out'; session: string; reason: 'signed_out_elsewhere' | 'session_expired' };
+  /**
+   * The session `session` ended: every tab that holds it signs out, and with `revoke` revokes the
+   * tokens it holds (with memory storage, only one tab holds the refresh token).
+   */
+  | {
+      type: 'signed-out';
+      session: string;
+      reason: 'signed_out_elsewhere' | 'session_expired';
+      revoke?: boolean;
+    };
 
 /** The part of `BroadcastChannel` tab sync uses. */
 export interface ChannelLike {
