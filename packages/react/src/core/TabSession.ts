@@ -125,30 +125,25 @@ export class TabSession {
     return true;
   }
 
+  /** Hands this tab's session to the tab `to`, when this tab holds one. */
+  answer(to: string, user: User | null): void {
+    if (user !== null && this.core.session !== null) {
+      this.core.tabs?.post({ type: 'session', to, session: this.core.share(user) });
+    }
+  }
+
   async onTabMessage(message: TabMessage): Promise<void> {
     if (this.core.disposed) return;
     const user = this.core.snapshot.user;
     switch (message.type) {
       case 'session-request':
-        if (user !== null && this.core.session !== null) {
-          this.core.tabs?.post({
-            type: 'session',
-            to: message.from,
-            session: this.core.share(user),
-          });
-        }
+        this.answer(message.from, user);
         return;
       case 'renew-request': {
         if (user?.refresh_token === undefined || this.core.session === null) return;
         const renewed =
           (await this.core.renewal.renew().catch(() => null)) ?? this.core.snapshot.user;
-        if (renewed !== null && this.core.session !== null) {
-          this.core.tabs?.post({
-            type: 'session',
-            to: message.from,
-            session: this.core.share(renewed),
-          });
-        }
+        this.answer(message.from, renewed);
         return;
       }
       case 'signed-in':
