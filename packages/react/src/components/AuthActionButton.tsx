@@ -1,6 +1,7 @@
 import { forwardRef, useState } from 'react';
 import type { ButtonHTMLAttributes, MouseEvent, ReactNode } from 'react';
 import { Slot } from './Slot';
+import { composeEventHandlers } from './composeEventHandlers';
 
 /** What the sign-in and sign-out buttons share: composed click, busy state, `asChild`. */
 export interface AuthActionButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
@@ -24,13 +25,11 @@ export const AuthActionButton = /* @__PURE__ */ forwardRef<
   const [running, setRunning] = useState(false);
   const busy = running || pending;
 
-  const handleClick = (event: MouseEvent<HTMLButtonElement>) => {
-    // The caller's handler runs first and may cancel ours (Radix-style composition).
-    onClick?.(event);
-    if (event.defaultPrevented || busy) return;
+  const handleClick = composeEventHandlers(onClick, (_event: MouseEvent<HTMLButtonElement>) => {
+    if (busy) return;
     setRunning(true);
     void action().finally(() => setRunning(false));
-  };
+  });
 
   const shared = { ...props, 'aria-busy': busy || undefined, onClick: handleClick };
   if (asChild) {

@@ -1,5 +1,6 @@
 import { Children, cloneElement, forwardRef, isValidElement } from 'react';
 import type { HTMLAttributes, ReactNode, Ref, SyntheticEvent } from 'react';
+import { composeEventHandlers } from './composeEventHandlers';
 
 type AnyProps = Record<string, unknown>;
 
@@ -18,11 +19,10 @@ function mergeProps(ours: AnyProps, theirs: AnyProps): AnyProps {
     const mine = ours[key];
     const child = theirs[key];
     if (/^on[A-Z]/.test(key) && typeof mine === 'function' && typeof child === 'function') {
-      // The child's own handler runs first; ours runs unless it called preventDefault().
-      merged[key] = (event: SyntheticEvent) => {
-        (child as (event: SyntheticEvent) => void)(event);
-        if (!event.defaultPrevented) (mine as (event: SyntheticEvent) => void)(event);
-      };
+      merged[key] = composeEventHandlers(
+        child as (event: SyntheticEvent) => void,
+        mine as (event: SyntheticEvent) => void,
+      );
     } else if (key === 'className' && typeof child === 'string') {
       merged[key] = [mine, child].filter(Boolean).join(' ');
     } else if (key === 'style' && typeof child === 'object') {
