@@ -1,9 +1,9 @@
-import { InMemoryWebStorage } from 'oidc-client-ts';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import {
   addressHasAuthParams,
   createHarness,
   landInPopup,
+  newStorage,
   storedUsers,
   stubPopup,
 } from '../../test/support/harness';
@@ -13,10 +13,6 @@ import { isAuthError } from './errors';
 
 let harness: Harness;
 afterEach(() => harness?.dispose());
-
-function newStorage(): Storage {
-  return new InMemoryWebStorage() as unknown as Storage;
-}
 
 /** Signs in through the fake provider, letting `tamper` change the callback URL first. */
 async function landOnCallback(

@@ -1,6 +1,5 @@
-import { InMemoryWebStorage } from 'oidc-client-ts';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { createHarness, storedUsers } from '../../test/support/harness';
+import { createHarness, newStorage, storedUsers } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
 
 let harness: Harness;
@@ -8,10 +7,6 @@ afterEach(() => {
   vi.useRealTimers();
   harness?.dispose();
 });
-
-function newStorage(): Storage {
-  return new InMemoryWebStorage() as unknown as Storage;
-}
 
 describe('a renewal under way when the session ends cannot revive it', () => {
   test('in the same tab: sign-out during renewal ends signed out, with nothing stored', async () => {

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { InMemoryWebStorage } from 'oidc-client-ts';
 import { afterEach, expect, test } from 'vitest';
-import { appOrigin, createHarness } from '../../test/support/harness';
+import { appOrigin, createHarness, newStorage } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
 
 let harness: Harness;
@@ -34,7 +33,7 @@ test('without a refresh token, renewal signs in silently in a hidden iframe (pro
   harness = createHarness();
   const silent = `${appOrigin}/silent-callback`;
   // A user whose session has no refresh token (the provider issued none).
-  const storage = new InMemoryWebStorage() as unknown as Storage;
+  const storage = newStorage();
   const landed = await harness.signIn(
     harness.createClient({ config: { silent_redirect_uri: silent } }),
     { storage },

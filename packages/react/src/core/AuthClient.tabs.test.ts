@@ -1,15 +1,10 @@
-import { InMemoryWebStorage } from 'oidc-client-ts';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { createHarness, storedUsers } from '../../test/support/harness';
+import { copyStorage, createHarness, newStorage, storedUsers } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
 import type { LockManagerLike } from './tabSync';
 
 let harness: Harness;
 afterEach(() => harness?.dispose());
-
-function newStorage(): Storage {
-  return new InMemoryWebStorage() as unknown as Storage;
-}
 
 /** A Web Locks stand-in shared by the "tabs" of a test: one holder per name, FIFO. */
 function createLockManager(): LockManagerLike & { requests: string[] } {
@@ -136,11 +131,7 @@ describe('renewal is serialised across tabs', () => {
     // Tab B holds the refresh token tab A has just used, and missed A's "renewed" message:
     // sending it again would make the provider revoke the whole grant (reuse detection).
     const { first, firstStorage } = await twoTabs();
-    const staleStorage = newStorage();
-    for (let index = 0; index < firstStorage.length; index += 1) {
-      const key = firstStorage.key(index) as string;
-      staleStorage.setItem(key, firstStorage.getItem(key) as string);
-    }
+    const staleStorage = copyStorage(firstStorage);
     const renewed = await first.renew();
     expect(harness.provider.count('refresh')).toBe(1);
 
@@ -155,11 +146,7 @@ describe('renewal is serialised across tabs', () => {
 
   test('with no tab to ask, the used token is still not sent: a silent authorize renews', async () => {
     const { first, second, firstStorage } = await twoTabs();
-    const staleStorage = newStorage();
-    for (let index = 0; index < firstStorage.length; index += 1) {
-      const key = firstStorage.key(index) as string;
-      staleStorage.setItem(key, firstStorage.getItem(key) as string);
-    }
+    const staleStorage = copyStorage(firstStorage);
     await first.renew();
     first.dispose();
     second.dispose();

@@ -7,6 +7,7 @@ import {
   appOrigin,
   createHarness,
   landInPopup,
+  newStorage,
   recordStatuses,
   storedUsers,
   stubPopup,
@@ -47,7 +48,7 @@ describe('sign-in by redirect', () => {
 
   test('the callback signs in, cleans the address and lands on returnTo', async () => {
     harness = createHarness();
-    const storage = new InMemoryWebStorage() as unknown as Storage;
+    const storage = newStorage();
     const { client } = await harness.signIn(harness.createClient(), {
       returnTo: '/orders?id=7',
       storage,
@@ -79,7 +80,7 @@ describe('sign-in by redirect', () => {
 
   test('a reload with a stored session restores it without asking the provider', async () => {
     harness = createHarness();
-    const storage = new InMemoryWebStorage() as unknown as Storage;
+    const storage = newStorage();
     await harness.signIn(harness.createClient(), { storage });
     history.replaceState(null, '', '/dashboard');
     const before = harness.provider.requests.length;
@@ -134,7 +135,7 @@ describe('sign-in in a popup', () => {
 
       // The popup window loads the app on that route.
       const { handedOver } = landInPopup(callback);
-      const storage = new InMemoryWebStorage() as unknown as Storage;
+      const storage = newStorage();
       const inPopup =
         variant === 'settings'
           ? harness.createClient({ config, storage })
@@ -257,7 +258,7 @@ describe('the state machine', () => {
 describe('sign-out', () => {
   test('clears the local session first, then ends it at the provider with id_token_hint', async () => {
     harness = createHarness();
-    const storage = new InMemoryWebStorage() as unknown as Storage;
+    const storage = newStorage();
     const { client } = await harness.signIn(harness.createClient(), { storage });
     const idToken = client.getSnapshot().user?.id_token;
     const waiting = harness.nextRedirect();
