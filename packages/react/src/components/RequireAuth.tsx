@@ -5,7 +5,7 @@ import type { AuthError } from '../core/errors';
 import { readGuardAttempt, writeGuardAttempt } from '../core/guardAttempts';
 import { useAccess } from '../hooks/useAccess';
 import { useAuthClient } from '../hooks/useAuthClient';
-import { useSelectedAuthState } from '../hooks/useAuthState';
+import { useSelectedAuthState } from '../hooks/useSelectedAuthState';
 
 /** Props of {@link RequireAuth}. */
 export interface RequireAuthProps extends AccessRequirements {

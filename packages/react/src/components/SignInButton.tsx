@@ -2,7 +2,7 @@ import { forwardRef } from 'react';
 import type { ButtonHTMLAttributes } from 'react';
 import type { SignInOptions } from '../core/AuthClient';
 import { useAuthClient } from '../hooks/useAuthClient';
-import { useSelectedAuthState } from '../hooks/useAuthState';
+import { useSelectedAuthState } from '../hooks/useSelectedAuthState';
 import { AuthActionButton } from './AuthActionButton';
 
 /** Props of {@link SignInButton}: a button's, plus where and how to sign in. */

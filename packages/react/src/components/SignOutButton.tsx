@@ -2,7 +2,7 @@ import { forwardRef } from 'react';
 import type { ButtonHTMLAttributes } from 'react';
 import type { SignOutOptions } from '../core/AuthClient';
 import { useAuthClient } from '../hooks/useAuthClient';
-import { useSelectedAuthState } from '../hooks/useAuthState';
+import { useSelectedAuthState } from '../hooks/useSelectedAuthState';
 import { AuthActionButton } from './AuthActionButton';
 
 /** Props of {@link SignOutButton}: a button's, plus how to sign out. */

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useSelectedAuthState } from '../hooks/useAuthState';
+import { useSelectedAuthState } from '../hooks/useSelectedAuthState';
 
 /**
  * Renders its children only while a user is signed in (nothing while loading).

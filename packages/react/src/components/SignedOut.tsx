@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useSelectedAuthState } from '../hooks/useAuthState';
+import { useSelectedAuthState } from '../hooks/useSelectedAuthState';
 
 /**
  * Renders its children only while nobody is signed in, a failed sign-in included (nothing while

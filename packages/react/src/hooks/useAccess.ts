@@ -1,7 +1,7 @@
 import type { AccessRequirements } from '../core/checkAccess';
 import { checkAccess } from '../core/checkAccess';
 import { useAuthClient } from './useAuthClient';
-import { useSelectedAuthState } from './useAuthState';
+import { useSelectedAuthState } from './useSelectedAuthState';
 
 /** Whether the signed-in user meets the requirements: `pending`, `signed-out`, `allowed` or `denied`. */
 export type Access = 'pending' | 'signed-out' | 'allowed' | 'denied';

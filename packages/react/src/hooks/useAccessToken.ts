@@ -1,4 +1,4 @@
-import { useSelectedAuthState } from './useAuthState';
+import { useSelectedAuthState } from './useSelectedAuthState';
 
 /**
  * The current access token, or null when signed out. Re-renders when it is renewed. To call an

@@ -4,7 +4,7 @@ import type { SignInOptions, SignOutOptions } from '../core/AuthClient';
 import type { AuthStatus } from '../core/authState';
 import type { AuthError } from '../core/errors';
 import { useAuthClient } from './useAuthClient';
-import { useSelectedAuthState } from './useAuthState';
+import { useSelectedAuthState } from './useSelectedAuthState';
 
 /** What {@link useAuth} returns. */
 export interface UseAuthResult {

@@ -1,5 +1,5 @@
 import { useCallback, useSyncExternalStore } from 'react';
-import { useSelectedAuthState } from './useAuthState';
+import { useSelectedAuthState } from './useSelectedAuthState';
 
 /** What {@link useSessionExpiry} returns. */
 export interface SessionExpiry {

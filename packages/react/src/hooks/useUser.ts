@@ -1,5 +1,5 @@
 import type { UserProfile } from 'oidc-client-ts';
-import { useSelectedAuthState } from './useAuthState';
+import { useSelectedAuthState } from './useSelectedAuthState';
 
 // Claims that change with every ID token although the user did not.
 const perTokenClaims = new Set([
