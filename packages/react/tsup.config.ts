@@ -91,7 +91,15 @@ export default defineConfig((options) => ({
   sourcemap: true,
   // The subpath entries import the main entry by name, so an app holds one copy of the React
   // context whichever entries it uses.
-  external: ['@oidc-kit/react', 'react', 'react-dom', 'oidc-client-ts', 'react-router', 'jose'],
+  external: [
+    '@oidc-kit/react',
+    'react',
+    'react-dom',
+    'oidc-client-ts',
+    'jwt-decode',
+    'react-router',
+    'jose',
+  ],
   // esbuild drops module-level directives when bundling; every entry renders or holds React state.
   banner: { js: "'use client';" },
   esbuildOptions(esbuild) {

@@ -1,5 +1,5 @@
 import type { User } from 'oidc-client-ts';
-import { decodeIdToken } from './idToken';
+import { jwtDecode } from 'jwt-decode';
 
 /** Reads the user's roles (or groups) from their claims. */
 export type RoleReader = (user: User) => string[];
@@ -22,7 +22,8 @@ function at(claims: Record<string, unknown>, path: readonly string[]): unknown {
 
 function accessTokenClaims(user: User): Record<string, unknown> {
   try {
-    return decodeIdToken(user.access_token);
+    const claims: unknown = jwtDecode(user.access_token);
+    return typeof claims === 'object' && claims !== null ? (claims as Record<string, unknown>) : {};
   } catch {
     return {}; // an opaque access token carries no claims
   }
