@@ -275,3 +275,52 @@ describe('validateConfig refuses with config_invalid naming the field', () => {
     expect(error.message.length).toBeLessThan(400);
   });
 });
+
+describe('unknown keys (development builds)', () => {
+  test.each([
+    ['apiOrigin', 'apiOrigins'],
+    ['clientId', 'client_id'],
+    ['redirectUri', 'redirect_uri'],
+    ['storge', 'storage'],
+    ['verifySignatures', 'verifySignature'],
+  ])('%s is config_invalid, naming it and suggesting %s', (typo, known) => {
+    const error = failure({ ...valid, [typo]: 'x' });
+    expect(error.field).toBe(typo);
+    expect(error.message).toContain(`\`${typo}\``);
+    expect(error.message).toContain(`\`${known}\``);
+  });
+
+  test('a key far from any setting is named, with no suggestion', () => {
+    const error = failure({ ...valid, somethingElse: 1 });
+    expect(error.field).toBe('somethingElse');
+    expect(error.message).not.toContain('Did you mean');
+  });
+
+  test('every oidc-client-ts setting oidc-kit passes on is known', () => {
+    expect(() =>
+      validateConfig(
+        {
+          ...valid,
+          loadUserInfo: true,
+          extraQueryParams: { audience: 'x' },
+          ui_locales: 'fr',
+          acr_values: 'mfa',
+          filterProtocolClaims: true,
+          popupWindowFeatures: {},
+          silent_redirect_uri: 'https://app.example.com/silent',
+        },
+        { origin },
+      ),
+    ).not.toThrow();
+  });
+
+  test('production builds skip the check (the security checks stay)', () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    try {
+      expect(() => validateConfig({ ...valid, apiOrigin: 'x' }, { origin })).not.toThrow();
+      expect(failure({ ...valid, disablePKCE: true }).field).toBe('disablePKCE');
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import type { UserManagerSettings } from 'oidc-client-ts';
+import { checkKnownKeys } from './checkKnownKeys';
 import { AuthError } from './errors';
 import { defaultRoleReader } from './roles';
 import type { RoleReader } from './roles';
@@ -155,6 +156,7 @@ export function validateConfig(
   }
   const input = config as Record<string, unknown>;
   const origin = appOrigin(options.origin);
+  if (process.env.NODE_ENV !== 'production') checkKnownKeys(input);
 
   if ('client_secret' in input && input.client_secret !== undefined) {
     throw invalid(
