@@ -72,6 +72,9 @@ const internalMembers = [
   'checkUser',
   'checkIdTokenOf',
   'started',
+  'answer',
+  'leave',
+  'guard',
 ];
 
 export default defineConfig((options) => ({

@@ -56,6 +56,8 @@ export class SessionCore {
 
   sessionRecords: SessionRecords | undefined;
 
+  guard: RefreshGuard | undefined;
+
   /** Bumped whenever the session ends, so work begun for the old session cannot revive it. */
   epoch = 0;
 
@@ -72,6 +74,21 @@ export class SessionCore {
 
   readonly teardown: (() => void)[] = [];
 
+  constructor(
+    config: ResolvedAuthConfig,
+    environment: AuthClientEnvironment,
+    givenUserManager: UserManager | undefined,
+  ) {
+    this.config = config;
+    this.environment = environment;
+    this.givenUserManager = givenUserManager;
+    this.checks = new UserChecks(this);
+    this.renewal = new Renewal(this);
+    this.tabSession = new TabSession(this);
+    this.signInFlow = new SignIn(this);
+    this.callbackFlow = new Callback(this);
+    this.signOutFlow = new SignOut(this);
+  }
   /** The `UserManager` this client drives (created on first use). */
   get userManager(): UserManager {
     if (this.manager === undefined) this.manager = this.createUserManager();
@@ -118,12 +135,21 @@ export class SessionCore {
     }
   }
 
-  /** Ends the session here, and in every tab when `everywhere` (no tab can renew it). */
-  async endSession(error: AuthError, everywhere: boolean): Promise<void> {
+  /**
+   * Lets go of this tab's session: the epoch moves on (work begun for it cannot revive it), renewal
+   * stops, and the session id is dropped. Returns that id. The stored user is the caller's to clear.
+   */
+  leave(): string | null {
     const ended = this.session;
     this.epoch += 1;
     this.renewal.stopRenewing();
     this.session = null;
+    return ended;
+  }
+
+  /** Ends the session here, and in every tab when `everywhere` (no tab can renew it). */
+  async endSession(error: AuthError, everywhere: boolean): Promise<void> {
+    const ended = this.leave();
     await this.clearUser();
     if (everywhere && ended !== null) {
       this.records().remove(ended);
@@ -193,7 +219,8 @@ export class SessionCore {
   }
 
   refreshGuard(): RefreshGuard {
-    return new RefreshGuard(this.records());
+    this.guard ??= new RefreshGuard(this.records());
+    return this.guard;
   }
 
   withRenewLock<T>(task: () => Promise<T>): Promise<T> {
@@ -234,21 +261,5 @@ export class SessionCore {
     for (const undo of this.teardown.splice(0)) undo();
     this.tabs?.close();
     this.listeners.clear();
-  }
-
-  constructor(
-    config: ResolvedAuthConfig,
-    environment: AuthClientEnvironment,
-    givenUserManager: UserManager | undefined,
-  ) {
-    this.config = config;
-    this.environment = environment;
-    this.givenUserManager = givenUserManager;
-    this.checks = new UserChecks(this);
-    this.renewal = new Renewal(this);
-    this.tabSession = new TabSession(this);
-    this.signInFlow = new SignIn(this);
-    this.callbackFlow = new Callback(this);
-    this.signOutFlow = new SignOut(this);
   }
 }

@@ -30,11 +30,8 @@ export class SignOut {
   async runSignOut(options: SignOutOptions): Promise<void> {
     const user = this.core.snapshot.user ?? (await this.core.readStored())?.user ?? null;
     const reason = options.reason ?? 'user';
-    const ended = this.core.session;
-    this.core.epoch += 1;
-    this.core.renewal.stopRenewing();
+    const ended = this.core.leave();
     this.core.set('signing-out', null, null);
-    this.core.session = null;
     await this.core.clearUser();
     this.core.records().remove(ended);
     if (ended !== null) {

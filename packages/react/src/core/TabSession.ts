@@ -54,9 +54,7 @@ export class TabSession {
     if (this.core.snapshot.status !== 'authenticated' || this.core.disposed) return;
     const record = this.core.records().read();
     if (record !== null && record.session === this.core.session) return;
-    this.core.epoch += 1;
-    this.core.renewal.stopRenewing();
-    this.core.session = null;
+    this.core.leave();
     if (record === null) {
       this.core.set(
         'unauthenticated',
@@ -162,9 +160,7 @@ export class TabSession {
       case 'signed-out':
         // Whatever this tab is doing (a step-up under way too), the session it holds is over.
         if (message.session !== this.core.session) return;
-        this.core.epoch += 1;
-        this.core.renewal.stopRenewing();
-        this.core.session = null;
+        this.core.leave();
         await this.core.clearUser();
         this.core.set(
           'unauthenticated',
