@@ -1,4 +1,5 @@
 import { handOverUrl } from './handOver';
+import { removeFromAddress } from './removeFromAddress';
 import { safeReturnTo } from './returnTo';
 import { toAuthError } from './toAuthError';
 import type { AuthOperation } from './toAuthError';
@@ -106,10 +107,6 @@ export class Callback {
   }
 
   cleanAddress(url: string): void {
-    const clean = new URL(url);
-    for (const name of authParams) clean.searchParams.delete(name);
-    if (globalThis.location.href === url) {
-      history.replaceState(history.state, '', `${clean.pathname}${clean.search}${clean.hash}`);
-    }
+    removeFromAddress(url, authParams);
   }
 }

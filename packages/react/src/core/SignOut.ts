@@ -5,6 +5,7 @@ import { toAuthError } from './toAuthError';
 import { browserStorage } from './browserStorage';
 import type { SignOutOptions } from './AuthClient';
 import type { SessionCore } from './SessionCore';
+import { removeFromAddress } from './removeFromAddress';
 
 /**
  * Sign-out (design: Sign-out): local state first in every tab, then RP-initiated logout with
@@ -106,13 +107,7 @@ export class SignOut {
     } catch (cause) {
       error = toAuthError(cause, 'sign-out');
     }
-    const clean = new URL(url);
-    for (const name of ['state', 'error', 'error_description', 'error_uri']) {
-      clean.searchParams.delete(name);
-    }
-    if (globalThis.location.href === url) {
-      history.replaceState(history.state, '', `${clean.pathname}${clean.search}${clean.hash}`);
-    }
+    removeFromAddress(url, ['state', 'error', 'error_description', 'error_uri']);
     await this.core.tabSession.restore();
     if (this.core.snapshot.status === 'unauthenticated')
       this.core.set('unauthenticated', null, error, reason);
