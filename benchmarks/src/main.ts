@@ -82,12 +82,18 @@ function verdict(met: boolean, target: string): string {
 
 // ---- rows --------------------------------------------------------------------------------------
 
-const sizeTarget = 2500; // "2.5 KB", counted as size-limit counts (1 kB = 1000 B)
+// Budgets in bytes min+gzip, counted as size-limit counts (1 kB = 1000 B).
+const sizeTarget = 2500; // the typical entry over oidc-client-ts
+const upFrontTarget = 7000; // the typical entry, what loads before the first render
+const typicalTarget = 8500; // the typical entry, every chunk
+const everythingTarget = 9500; // everything, every chunk
 type Bytes = Pick<Size, 'gzip' | 'min'>;
 type Pair<T> = [ours: T, theirs: T];
 
 interface SizeFigures {
   typicalExternal: Pair<Size>;
+  typicalAll: Pair<Bytes>;
+  everythingAll: Pair<Bytes>;
   typicalBundled: Pair<Size>;
   typicalBaseline: Pair<Size>;
   everythingExternal: Pair<Size>;
@@ -113,21 +119,30 @@ function sizeFigures(sizes: SizeResults): SizeFigures {
     gzip: typicalBundled[index].gzip - typicalBaseline[index].gzip,
     min: typicalBundled[index].min - typicalBaseline[index].min,
   });
+  const typicalExternal = pair((library) => `${library} typical, oidc-client-ts external`);
+  const everythingExternal = pair((library) => `${library} everything, oidc-client-ts external`);
+  const all = (size: Size): Bytes => ({
+    gzip: size.gzip + size.lazyGzip,
+    min: size.min + size.lazyMin,
+  });
   return {
-    typicalExternal: pair((library) => `${library} typical, oidc-client-ts external`),
+    typicalExternal,
+    typicalAll: [all(typicalExternal[0]), all(typicalExternal[1])],
+    everythingAll: [all(everythingExternal[0]), all(everythingExternal[1])],
     typicalBundled,
     typicalBaseline,
-    everythingExternal: pair((library) => `${library} everything, oidc-client-ts external`),
+    everythingExternal,
     everythingBundled: pair((library) => `${library} everything, oidc-client-ts bundled`),
     over: [over(0), over(1)],
   };
 }
 
 const sizeLabels = [
-  'Size: typical entry, oidc-client-ts external',
+  'Size: typical entry, up front, oidc-client-ts external',
+  'Size: typical entry, all chunks, oidc-client-ts external',
   'Size: typical entry, oidc-client-ts bundled',
   'Size: typical entry over oidc-client-ts',
-  'Size: everything, oidc-client-ts external',
+  'Size: everything, all chunks, oidc-client-ts external',
   'Size: everything, oidc-client-ts bundled',
 ] as const;
 
@@ -140,12 +155,15 @@ function sizeRows(f: SizeFigures | null): Row[] {
     `${ratio(ours.gzip, theirs.gzip)} (${ratio(ours.min, theirs.min)})`,
     target,
   ];
+  const budget = (figures: Pair<Bytes>, target: number) =>
+    verdict(figures[0].gzip <= target, `≤ ${bytes(target)}`);
   return [
-    row(sizeLabels[0], f.typicalExternal),
-    row(sizeLabels[1], f.typicalBundled),
-    row(sizeLabels[2], f.over, verdict(f.over[0].gzip <= sizeTarget, `≤ ${bytes(sizeTarget)}`)),
-    row(sizeLabels[3], f.everythingExternal),
-    row(sizeLabels[4], f.everythingBundled),
+    row(sizeLabels[0], f.typicalExternal, budget(f.typicalExternal, upFrontTarget)),
+    row(sizeLabels[1], f.typicalAll, budget(f.typicalAll, typicalTarget)),
+    row(sizeLabels[2], f.typicalBundled),
+    row(sizeLabels[3], f.over, budget(f.over, sizeTarget)),
+    row(sizeLabels[4], f.everythingAll, budget(f.everythingAll, everythingTarget)),
+    row(sizeLabels[5], f.everythingBundled),
   ];
 }
 
@@ -274,9 +292,9 @@ function sizeNote(f: SizeFigures | null): string {
     size.oidcImports.map((name) => `\`${name}\``).join(', ') || 'nothing';
   const difference = (index: 0 | 1) => f.typicalBundled[index].gzip - f.typicalExternal[index].gzip;
   return [
-    "esbuild's JS API (`bundle`, `minify`, `format: 'esm'`, `platform: 'browser'`, `splitting`), with `react`, `react-dom`, `react-router` and `react/jsx-runtime` external; gzip level 9 (`node:zlib`).",
-    'The typical entry is a small app, `src/apps/oidc-kit.tsx` (`AuthProvider`, `useAuth`, `SignInButton`, `RequireAuth`) and `src/apps/react-oidc-context.tsx` (`AuthProvider`, `useAuth`, `withAuthenticationRequired`); @oidc-kit/react comes from its built `dist`, through its package exports. "Everything" is `export * from` the main entry. Each is built with `oidc-client-ts` external and bundled.',
-    `Sizes count what the page loads up front. Code behind a dynamic \`import()\` becomes a chunk of its own, as an app's bundler makes it, and is left out: for @oidc-kit/react that is \`jose\` (${bytes(ours.lazyGzip)} min+gzip), loaded only with \`verifySignature: true\`.`,
+    "esbuild's JS API (`bundle`, `minify`, `format: 'esm'`, `platform: 'browser'`, `splitting`, `process.env.NODE_ENV` set to `production`), with `react`, `react-dom`, `react-router` and `react/jsx-runtime` external; gzip level 9 (`node:zlib`), each chunk on its own.",
+    'The typical entry is a small app, `src/apps/oidc-kit.tsx` (`AuthProvider`, `useAuth`, `SignInButton`, `RequireAuth`) and `src/apps/react-oidc-context.tsx` (`AuthProvider`, `useAuth`, `withAuthenticationRequired`); @oidc-kit/react comes from its built `dist`, through its package exports. "Everything" is `export * from` the main entry. Each is built with `oidc-client-ts` external (with its JWT decoder `jwt-decode`, and `jose`, the signature verifier loaded only with `verifySignature: true`) and bundled.',
+    `Code behind a dynamic \`import()\` becomes a chunk of its own, as an app's bundler makes it. **Up front** counts the entry chunk and the chunks it imports statically: what loads before the first render. **All chunks** adds the rest, loaded on demand (${bytes(ours.lazyGzip)} for @oidc-kit/react, ${bytes(theirs.lazyGzip)} for react-oidc-context). The bundled rows count up front only.`,
     `**"Over oidc-client-ts"** is the typical entry with oidc-client-ts bundled, minus oidc-client-ts alone bundled the same way from an entry re-exporting exactly what that library imports from it: ${imports(ours)} for @oidc-kit/react (${bytes(f.typicalBaseline[0].gzip)}), ${imports(theirs)} for react-oidc-context (${bytes(f.typicalBaseline[1].gzip)}). The plain difference between the bundled and external builds, ${bytes(difference(0))} and ${bytes(difference(1))}, is not used: gzip sizes do not add up.`,
     'A build is deterministic: one build is its own median.',
   ].join(' ');
@@ -346,6 +364,10 @@ async function main(): Promise<void> {
   ].join('\n');
 
   const notMet: string[] = [];
+  const met: string[] = [];
+  for (const [figure, , , , target] of rows) {
+    if (target.endsWith(': met')) met.push(`- ${figure}: ${target}.`);
+  }
   if (figures !== null && figures.over[0].gzip > sizeTarget) {
     notMet.push(
       `- **Typical entry over oidc-client-ts: ${bytes(figures.over[0].gzip)} min+gzip, against ${bytes(sizeTarget)}** (react-oidc-context: ${bytes(figures.over[1].gzip)}). The engine is most of it: \`AuthClient\` (renewal with bounded retries, the cross-tab renewal lock and refresh-token reuse guard, tab sync over BroadcastChannel, the callback processed once per URL), the ID-token checks (\`iss\`, \`aud\`, \`azp\`, \`exp\`/\`iat\`, \`nonce\`, \`sub\`, RFC 9207 \`iss\`), configuration validation, and readable error messages; \`RequireAuth\` adds its redirect-loop guard and default screens. react-oidc-context does none of this (it hands oidc-client-ts's \`UserManager\` to React), so the sizes compare different feature sets. Reaching 2.5 KB would mean removing features or error messages, which was not done.`,
@@ -365,7 +387,13 @@ ${markdownTable}
 
 ${legend(renders)}
 
-## Targets not met
+## Targets
+
+Met:
+
+${met.length === 0 ? 'None.' : met.join('\n')}
+
+Not met:
 
 ${notMet.length === 0 ? 'None.' : notMet.join('\n')}
 

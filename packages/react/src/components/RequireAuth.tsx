@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
 import type { AccessRequirements } from '../core/checkAccess';
 import type { AuthError } from '../core/errors';
+import { sessionOverErrors } from '../core/toAuthError';
 import { readGuardAttempt, writeGuardAttempt } from '../core/guardAttempts';
 import { useAccess } from '../hooks/useAccess';
 import { useAuthClient } from '../hooks/useAuthClient';
@@ -21,13 +22,6 @@ export interface RequireAuthProps extends AccessRequirements {
   /** Try `prompt=none` first (no login page if the provider session is alive), then interactive. */
   silent?: boolean;
 }
-
-const sessionNeeded = new Set([
-  'login_required',
-  'interaction_required',
-  'consent_required',
-  'account_selection_required',
-]);
 
 function currentLocation(): string {
   const location = globalThis.location;
@@ -115,7 +109,7 @@ export function RequireAuth({
   const silentFailed =
     attempt?.silent === true &&
     error?.code === 'provider_error' &&
-    sessionNeeded.has(error.providerError ?? '');
+    sessionOverErrors.has(error.providerError ?? '');
   // Redirect when signed out and not yet tried for this path, or once more after a failed
   // silent attempt; never after an interactive attempt came back without a session.
   const redirect = (status === 'unauthenticated' && attempt === null) || silentFailed;

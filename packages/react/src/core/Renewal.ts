@@ -1,5 +1,5 @@
 import { User } from 'oidc-client-ts';
-import { AuthError } from './errors';
+import { authError } from './errors';
 import { minRequestInterval } from './refreshGuard';
 import type { SessionRecord } from './sessionRecord';
 import { sessionOverErrors, toAuthError } from './toAuthError';
@@ -106,9 +106,13 @@ export class Renewal {
     const current = (await this.core.readStored())?.user ?? null;
     if (this.core.epoch !== epoch) return null;
     if (current === null) {
-      throw new AuthError('session_expired', 'The session ended while waiting to renew it.', {
-        handled: 'The local session was cleared.',
-      });
+      throw authError(
+        'session_expired',
+        process.env.NODE_ENV !== 'production' && [
+          'The session ended while waiting to renew it.',
+          'The local session was cleared.',
+        ],
+      );
     }
     // Another tab renewed while this one waited for the lock (shared storage): use its tokens.
     if (current.access_token !== before.access_token && current.expired !== true) {
@@ -117,9 +121,13 @@ export class Renewal {
     }
     if ((globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false) {
       // Offline: a request now would only spend the token on an answer that cannot come back.
-      throw new AuthError('network', 'The identity provider could not be reached (offline).', {
-        handled: 'The session is kept while its tokens are valid; renewal is retried.',
-      });
+      throw authError(
+        'network',
+        process.env.NODE_ENV !== 'production' && [
+          'The identity provider could not be reached (offline).',
+          'The session is kept while its tokens are valid; renewal is retried.',
+        ],
+      );
     }
     const guard = this.core.refreshGuard();
     const decision = await guard.claim(session, current.refresh_token);
@@ -220,9 +228,13 @@ export class Renewal {
       return null;
     }
     if (user === null) {
-      throw new AuthError('session_expired', 'The provider returned no session on renewal.', {
-        handled: 'The local session was cleared.',
-      });
+      throw authError(
+        'session_expired',
+        process.env.NODE_ENV !== 'production' && [
+          'The provider returned no session on renewal.',
+          'The local session was cleared.',
+        ],
+      );
     }
     await this.core.refreshGuard().settle(session, user.refresh_token);
     this.core.signedIn(user, 'renewed');

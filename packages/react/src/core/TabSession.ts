@@ -1,6 +1,7 @@
 import type { User } from 'oidc-client-ts';
 import type { StoredUser } from './CheckedUserStore';
-import { AuthError } from './errors';
+import { authError } from './errors';
+import type { AuthError } from './errors';
 import type { SessionRecord } from './sessionRecord';
 import { TabSync } from './tabSync';
 import type { TabMessage } from './tabSync';
@@ -179,11 +180,13 @@ export class TabSession {
 
 /** The error a tab shows when its session ended in another tab or at the provider. */
 export function signedOutElsewhere(reason: 'signed_out_elsewhere' | 'session_expired'): AuthError {
-  return new AuthError(
+  return authError(
     reason,
-    reason === 'session_expired'
-      ? 'The session ended at the identity provider.'
-      : 'You signed out in another tab.',
-    { handled: 'The local session was cleared.' },
+    process.env.NODE_ENV !== 'production' && [
+      reason === 'session_expired'
+        ? 'The session ended at the identity provider.'
+        : 'You signed out in another tab.',
+      'The local session was cleared.',
+    ],
   );
 }

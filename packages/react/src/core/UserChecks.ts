@@ -1,5 +1,5 @@
 import type { User } from 'oidc-client-ts';
-import { AuthError } from './errors';
+import { authError } from './errors';
 import { checkIdToken, idTokenInvalid } from './idToken';
 import { verifyIdTokenSignature } from './verifyIdTokenSignature';
 import type { SessionCore } from './SessionCore';
@@ -15,10 +15,13 @@ export class UserChecks {
   async assertIssuer(): Promise<string> {
     const issuer = await this.core.userManager.metadataService.getIssuer();
     if (issuer !== this.core.config.oidc.authority) {
-      throw new AuthError(
+      throw authError(
         'config_invalid',
-        `oidc-kit config: \`authority\` must be exactly the issuer the provider announces: ${JSON.stringify(issuer)} (got ${JSON.stringify(this.core.config.oidc.authority)}).`,
-        { field: 'authority', handled: 'Nothing was sent to the identity provider.' },
+        process.env.NODE_ENV !== 'production' && [
+          `oidc-kit config: \`authority\` must be exactly the issuer the provider announces: ${JSON.stringify(issuer)} (got ${JSON.stringify(this.core.config.oidc.authority)}).`,
+          'Nothing was sent to the identity provider.',
+        ],
+        { field: 'authority' },
       );
     }
     return issuer;
@@ -35,9 +38,10 @@ export class UserChecks {
     if (iss === null ? announced !== true : iss === issuer) return;
     throw idTokenInvalid(
       'callback_iss',
-      iss === null
-        ? 'the provider announces RFC 9207 but the callback has no `iss` parameter.'
-        : `the callback's \`iss\` ${JSON.stringify(iss)} is not the provider's ${JSON.stringify(issuer)}.`,
+      process.env.NODE_ENV !== 'production' &&
+        (iss === null
+          ? 'the provider announces RFC 9207 but the callback has no `iss` parameter.'
+          : `the callback's \`iss\` ${JSON.stringify(iss)} is not the provider's ${JSON.stringify(issuer)}.`),
     );
   }
 
@@ -46,12 +50,16 @@ export class UserChecks {
     if (idToken === undefined) {
       throw idTokenInvalid(
         'format',
-        'the provider returned no ID token (is `openid` in the scope?).',
+        process.env.NODE_ENV !== 'production' &&
+          'the provider returned no ID token (is `openid` in the scope?).',
       );
     }
     const claims = await this.checkIdTokenOf(idToken, true);
     if (previous !== null && !this.core.freshSignIn && previous.profile.sub !== claims.sub) {
-      throw idTokenInvalid('sub', 'a renewal returned an ID token for another user.');
+      throw idTokenInvalid(
+        'sub',
+        process.env.NODE_ENV !== 'production' && 'a renewal returned an ID token for another user.',
+      );
     }
   }
 

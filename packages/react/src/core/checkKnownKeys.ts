@@ -1,5 +1,5 @@
 import type { AuthConfig } from './config';
-import { AuthError } from './errors';
+import { configInvalid } from './configInvalid';
 
 // Every key an AuthConfig may have. Typed against AuthConfig, so the compiler refuses a missing or
 // a stray name when oidc-client-ts or oidc-kit's options change.
@@ -113,10 +113,9 @@ export function checkKnownKeys(config: Record<string, unknown>): void {
   for (const key of Object.keys(config)) {
     if (key in knownKeys) continue;
     const suggestion = closest(key);
-    throw new AuthError(
-      'config_invalid',
-      `oidc-kit config: \`${key}\` is not a setting oidc-kit or oidc-client-ts knows.${suggestion === undefined ? ' Remove it, or check the spelling against AuthConfig.' : ` Did you mean \`${suggestion}\`?`}`,
-      { field: key, handled: 'Nothing was sent to the identity provider.' },
+    throw configInvalid(
+      key,
+      `is not a setting oidc-kit or oidc-client-ts knows.${suggestion === undefined ? ' Remove it, or check the spelling against AuthConfig.' : ` Did you mean \`${suggestion}\`?`}`,
     );
   }
 }

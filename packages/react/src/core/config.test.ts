@@ -324,3 +324,36 @@ describe('unknown keys (development builds)', () => {
     }
   });
 });
+
+describe('validateConfig in a production build', () => {
+  const docs = 'https://github.com/oidc-kit/oidc-kit/blob/main/docs/errors.md#config_invalid';
+
+  test.each([
+    ['an http authority off loopback', { authority: 'http://login.example.com' }, 'authority'],
+    ['a missing authority', { authority: undefined }, 'authority'],
+    ['a client_secret', { client_secret: 's3cret' }, 'client_secret'],
+    ['disablePKCE', { disablePKCE: true }, 'disablePKCE'],
+    ['the implicit flow', { response_type: 'token' }, 'response_type'],
+    ['a scope without openid', { scope: 'profile' }, 'scope'],
+    ['a missing client_id', { client_id: undefined }, 'client_id'],
+    [
+      'a redirect_uri on another origin',
+      { redirect_uri: 'https://evil.example/cb' },
+      'redirect_uri',
+    ],
+    ['an http apiOrigin', { apiOrigins: ['http://api.example.com'] }, 'apiOrigins[0]'],
+    ['an apiOrigin with a path', { apiOrigins: ['https://api.example.com/v1'] }, 'apiOrigins[0]'],
+  ])('still refuses %s, with the short message and its link', (_label, change, field) => {
+    vi.stubEnv('NODE_ENV', 'production');
+    const error = failure({ ...valid, ...change });
+    expect(error.field).toBe(field);
+    expect(error.message).toBe(`oidc-kit config_invalid (${field}): see ${docs}`);
+    expect(error.handled).toBeUndefined();
+  });
+
+  test('skips the shape checks: the types are TypeScript’s to check', () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    expect(() => validateConfig({ ...valid, timeout: 'soon' }, { origin })).not.toThrow();
+    expect(() => validateConfig({ ...valid, storage: 'cookie' }, { origin })).not.toThrow();
+  });
+});

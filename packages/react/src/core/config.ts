@@ -1,6 +1,6 @@
 import type { UserManagerSettings } from 'oidc-client-ts';
-import { checkKnownKeys } from './checkKnownKeys';
-import { AuthError } from './errors';
+import { checkConfigShape } from './checkConfigShape';
+import { configInvalid, showValue } from './configInvalid';
 import { defaultRoleReader } from './roles';
 import type { RoleReader } from './roles';
 
@@ -73,38 +73,13 @@ export const authConfigDefaults = /* @__PURE__ */ Object.freeze({
   verifySignature: false,
 } as const);
 
-const storages: readonly TokenStorage[] = ['session', 'local', 'memory'];
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-function invalid(field: string, message: string, cause?: unknown): AuthError {
-  return new AuthError('config_invalid', `oidc-kit config: \`${field}\` ${message}`, {
-    field,
-    cause,
-    handled: 'Nothing was sent to the identity provider.',
-  });
-}
-
-function show(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
-}
-
-function requireString(config: Record<string, unknown>, field: string, hint: string): string {
-  const value = config[field];
-  if (value === undefined || value === null || value === '') {
-    throw invalid(field, `is required. ${hint}`);
-  }
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw invalid(field, `must be a non-empty string (got ${show(value)}). ${hint}`);
-  }
-  return value;
-}
-
-function parseUrl(field: string, value: string, hint: string): URL {
+function parseUrl(field: string, value: unknown, message: string | false): URL {
   try {
-    return new URL(value);
+    return new URL(value as string);
   } catch (cause) {
-    throw invalid(field, `is not an absolute URL (got ${show(value)}). ${hint}`, cause);
+    throw configInvalid(field, message, cause);
   }
 }
 
@@ -113,18 +88,17 @@ function isSecureOrLoopback(url: URL): boolean {
 }
 
 function requireSameOrigin(field: string, value: unknown, origin: string | undefined): void {
-  if (typeof value !== 'string' || value === '') {
-    throw invalid(field, `must be an absolute URL on this app's origin (got ${show(value)}).`);
-  }
   const url = parseUrl(
     field,
     value,
-    `Use a full URL on this app's origin, e.g. "${origin ?? 'https://app.example.com'}/callback".`,
+    process.env.NODE_ENV !== 'production' &&
+      `is not an absolute URL (got ${showValue(value)}). Use a full URL on this app's origin, e.g. "${origin ?? 'https://app.example.com'}/callback".`,
   );
   if (origin !== undefined && url.origin !== origin) {
-    throw invalid(
+    throw configInvalid(
       field,
-      `must be on this app's origin ${origin} so the provider sends the user back here (got ${show(value)}). Register ${origin}${url.pathname} at your provider and use it.`,
+      process.env.NODE_ENV !== 'production' &&
+        `must be on this app's origin ${origin} so the provider sends the user back here (got ${showValue(value)}). Register ${origin}${url.pathname} at your provider and use it.`,
     );
   }
 }
@@ -141,6 +115,10 @@ function appOrigin(explicit: string | undefined): string | undefined {
  * Checks an {@link AuthConfig} and fills in the defaults. Throws an `AuthError` with code
  * `config_invalid` whose `field` and message name the field at fault and how to fix it.
  *
+ * The security checks (no secret, PKCE, the code flow, an https authority outside loopback,
+ * redirect URIs on the app's origin, `apiOrigins` as https origins) run in every build; the shape
+ * checks (types, unknown keys) in development builds only.
+ *
  * `origin` is the app's origin (default: `location.origin` in a browser); without one, the
  * same-origin checks on redirect URIs are skipped.
  */
@@ -148,57 +126,48 @@ export function validateConfig(
   config: unknown,
   options: { origin?: string } = {},
 ): ResolvedAuthConfig {
-  if (typeof config !== 'object' || config === null || Array.isArray(config)) {
-    throw invalid(
-      'config',
-      `must be an object with authority, client_id and redirect_uri (got ${show(config)}).`,
-    );
-  }
-  const input = config as Record<string, unknown>;
   const origin = appOrigin(options.origin);
-  if (process.env.NODE_ENV !== 'production') checkKnownKeys(input);
+  if (process.env.NODE_ENV !== 'production') checkConfigShape(config, origin);
+  const input = (config ?? {}) as Record<string, unknown>;
 
-  if ('client_secret' in input && input.client_secret !== undefined) {
-    throw invalid(
+  if (input.client_secret !== undefined) {
+    throw configInvalid(
       'client_secret',
-      'must not be set: a browser app cannot keep a secret. Register the client as public (no client authentication, PKCE) at your provider and remove the secret from the app.',
+      process.env.NODE_ENV !== 'production' &&
+        'must not be set: a browser app cannot keep a secret. Register the client as public (no client authentication, PKCE) at your provider and remove the secret from the app.',
     );
   }
-
   if (input.disablePKCE !== undefined && input.disablePKCE !== false) {
-    throw invalid(
+    throw configInvalid(
       'disablePKCE',
-      'must not be set: PKCE (S256) protects the authorization code of a public client and cannot be turned off. Remove `disablePKCE` from the config (or from your UserManager settings).',
+      process.env.NODE_ENV !== 'production' &&
+        'must not be set: PKCE (S256) protects the authorization code of a public client and cannot be turned off. Remove `disablePKCE` from the config (or from your UserManager settings).',
     );
   }
 
-  const authorityHint =
-    'Set it to your provider\'s issuer URL, e.g. "https://login.example.com/realms/app".';
   const authority = parseUrl(
     'authority',
-    requireString(input, 'authority', authorityHint),
-    authorityHint,
+    input.authority,
+    process.env.NODE_ENV !== 'production' &&
+      `is not an absolute URL (got ${showValue(input.authority)}). Set it to your provider's issuer URL, e.g. "https://login.example.com/realms/app".`,
   );
   if (!isSecureOrLoopback(authority)) {
-    throw invalid(
+    throw configInvalid(
       'authority',
-      `must use https: (got ${show(input.authority)}). Plain http: is allowed only for localhost and 127.0.0.1 during development.`,
+      process.env.NODE_ENV !== 'production' &&
+        `must use https: (got ${showValue(input.authority)}). Plain http: is allowed only for localhost and 127.0.0.1 during development.`,
     );
   }
   if (authority.search !== '' || authority.hash !== '') {
-    throw invalid(
+    throw configInvalid(
       'authority',
-      `must be the issuer URL without query or fragment (got ${show(input.authority)}).`,
+      process.env.NODE_ENV !== 'production' &&
+        `must be the issuer URL without query or fragment (got ${showValue(input.authority)}).`,
     );
   }
-
-  requireString(input, 'client_id', 'Use the client id your provider shows for this app.');
-
-  requireString(
-    input,
-    'redirect_uri',
-    `Use this app's callback URL, e.g. "${origin ?? 'https://app.example.com'}/callback", registered at your provider.`,
-  );
+  if (typeof input.client_id !== 'string' || input.client_id === '') {
+    throw configInvalid('client_id', process.env.NODE_ENV !== 'production' && 'is required.');
+  }
   requireSameOrigin('redirect_uri', input.redirect_uri, origin);
   for (const field of ['post_logout_redirect_uri', 'silent_redirect_uri', 'popup_redirect_uri']) {
     if (input[field] !== undefined) requireSameOrigin(field, input[field], origin);
@@ -206,102 +175,67 @@ export function validateConfig(
 
   const responseType = input.response_type ?? authConfigDefaults.response_type;
   if (responseType !== 'code') {
-    throw invalid(
+    throw configInvalid(
       'response_type',
-      `must be "code" (authorization code flow with PKCE; got ${show(responseType)}). The implicit and hybrid flows are not supported.`,
+      process.env.NODE_ENV !== 'production' &&
+        `must be "code" (authorization code flow with PKCE; got ${showValue(responseType)}). The implicit and hybrid flows are not supported.`,
     );
   }
-
   const scope = input.scope ?? authConfigDefaults.scope;
   if (typeof scope !== 'string' || !scope.split(/\s+/).includes('openid')) {
-    throw invalid(
+    throw configInvalid(
       'scope',
-      `must contain "openid" (got ${show(scope)}), e.g. "openid profile email".`,
-    );
-  }
-
-  const apiOrigins = resolveApiOrigins(input.apiOrigins, origin);
-
-  const clockLeeway = input.clockLeeway ?? authConfigDefaults.clockLeeway;
-  if (
-    typeof clockLeeway !== 'number' ||
-    !Number.isFinite(clockLeeway) ||
-    clockLeeway < 0 ||
-    clockLeeway > 600
-  ) {
-    throw invalid(
-      'clockLeeway',
-      `must be a number of seconds from 0 to 600 (got ${show(clockLeeway)}).`,
-    );
-  }
-
-  const timeout = input.timeout ?? authConfigDefaults.timeout;
-  if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0) {
-    throw invalid('timeout', `must be a positive number of milliseconds (got ${show(timeout)}).`);
-  }
-
-  const storage = input.storage ?? authConfigDefaults.storage;
-  if (!storages.includes(storage as TokenStorage)) {
-    throw invalid(
-      'storage',
-      `must be one of ${storages.map((s) => `"${s}"`).join(', ')} (got ${show(storage)}).`,
-    );
-  }
-
-  const verifySignature = input.verifySignature ?? authConfigDefaults.verifySignature;
-  if (typeof verifySignature !== 'boolean') {
-    throw invalid('verifySignature', `must be true or false (got ${show(verifySignature)}).`);
-  }
-
-  const roles = input.roles ?? defaultRoleReader;
-  if (typeof roles !== 'function') {
-    throw invalid(
-      'roles',
-      `must be a function from user to roles, e.g. roleReaders.keycloak() (got ${show(roles)}).`,
+      process.env.NODE_ENV !== 'production' &&
+        `must contain "openid" (got ${showValue(scope)}), e.g. "openid profile email".`,
     );
   }
 
   const {
-    apiOrigins: _apiOrigins,
-    clockLeeway: _clockLeeway,
-    timeout: _timeout,
-    storage: _storage,
-    verifySignature: _verifySignature,
-    roles: _roles,
+    apiOrigins,
+    clockLeeway = authConfigDefaults.clockLeeway,
+    timeout = authConfigDefaults.timeout,
+    storage = authConfigDefaults.storage,
+    verifySignature = authConfigDefaults.verifySignature,
+    roles = defaultRoleReader,
     ...oidc
   } = input as unknown as AuthConfig;
   return Object.freeze({
     oidc: { ...oidc, scope, response_type: 'code' as const },
-    apiOrigins,
+    apiOrigins: resolveApiOrigins(apiOrigins, origin),
     clockLeeway,
     timeout,
-    storage: storage as TokenStorage,
+    storage,
     verifySignature,
-    roles: roles as RoleReader,
+    roles,
   });
 }
 
-function resolveApiOrigins(value: unknown, origin: string | undefined): readonly string[] {
-  if (value === undefined) return Object.freeze(origin === undefined ? [] : [origin]);
-  if (!Array.isArray(value)) {
-    throw invalid(
-      'apiOrigins',
-      `must be an array of origins, e.g. ["https://api.example.com"] (got ${show(value)}).`,
-    );
-  }
+/** The origins the access token may go to: https (or loopback) origins, nothing more. */
+function resolveApiOrigins(
+  value: readonly string[] | undefined,
+  origin: string | undefined,
+): readonly string[] {
   return Object.freeze(
-    value.map((entry: unknown, index) => {
+    (value ?? (origin === undefined ? [] : [origin])).map((entry, index) => {
       const field = `apiOrigins[${index}]`;
-      if (typeof entry !== 'string')
-        throw invalid(field, `must be a string origin (got ${show(entry)}).`);
-      const url = parseUrl(field, entry, 'Use an origin such as "https://api.example.com".');
+      const url = parseUrl(
+        field,
+        entry,
+        process.env.NODE_ENV !== 'production' &&
+          `is not an absolute URL (got ${showValue(entry)}). Use an origin such as "https://api.example.com".`,
+      );
       if (!isSecureOrLoopback(url)) {
-        throw invalid(field, `must use https: (got ${show(entry)}); http: only for localhost.`);
+        throw configInvalid(
+          field,
+          process.env.NODE_ENV !== 'production' &&
+            `must use https: (got ${showValue(entry)}); http: only for localhost.`,
+        );
       }
       if (url.origin !== entry.replace(/\/$/, '')) {
-        throw invalid(
+        throw configInvalid(
           field,
-          `must be an origin only, with no path, query or credentials (got ${show(entry)}); use ${show(url.origin)}.`,
+          process.env.NODE_ENV !== 'production' &&
+            `must be an origin only, with no path, query or credentials (got ${showValue(entry)}); use ${showValue(url.origin)}.`,
         );
       }
       return url.origin;

@@ -1,4 +1,5 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
+import page from '../../../../docs/errors.md?raw';
 import { AuthError, authErrorCatalogue, authErrorCodes, isAuthError } from './errors';
 
 describe('AuthError', () => {
@@ -67,5 +68,63 @@ describe('the error catalogue', () => {
       expect(authErrorCatalogue[code].whatToDo.length).toBeGreaterThan(10);
     }
     expect(Object.isFrozen(authErrorCatalogue)).toBe(true);
+  });
+});
+
+describe('messages in a production build', () => {
+  const docs = 'https://github.com/oidc-kit/oidc-kit/blob/main/docs/errors.md';
+
+  test('an error raised without a message carries its code, detail and docs link', () => {
+    expect(new AuthError('timeout', '').message).toBe(`oidc-kit timeout: see ${docs}#timeout`);
+    expect(new AuthError('id_token_invalid', '', { check: 'aud' }).message).toBe(
+      `oidc-kit id_token_invalid (aud): see ${docs}#id_token_invalid`,
+    );
+  });
+
+  test('the engine raises short messages, without `handled`', async () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    const { toAuthError } = await import('./toAuthError');
+    const { checkIdToken } = await import('./idToken');
+    const offline = toAuthError(new TypeError('Failed to fetch'), 'sign-in');
+    expect(offline.code).toBe('network');
+    expect(offline.message).toBe(`oidc-kit network: see ${docs}#network`);
+    expect(offline.handled).toBeUndefined();
+    const refused = toAuthError(
+      Object.assign(new Error('x'), { name: 'ErrorResponse', error: 'invalid_grant' }),
+      'renew',
+    );
+    expect(refused.message).toBe(
+      `oidc-kit session_expired (invalid_grant): see ${docs}#session_expired`,
+    );
+    const token = `e30.${btoa(JSON.stringify({ iss: 'https://elsewhere' }))}.x`;
+    let invalid: unknown;
+    try {
+      checkIdToken(token, { issuer: 'https://login.example.com', clientId: 'web', clockLeeway: 0 });
+    } catch (error) {
+      invalid = error;
+    }
+    expect(isAuthError(invalid, 'id_token_invalid') && invalid.message).toBe(
+      `oidc-kit id_token_invalid (iss): see ${docs}#id_token_invalid`,
+    );
+  });
+
+  test('development builds keep the full message and what was handled', async () => {
+    const { toAuthError } = await import('./toAuthError');
+    const offline = toAuthError(new TypeError('Failed to fetch'), 'sign-in');
+    expect(offline.message).toBe('The identity provider could not be reached.');
+    expect(offline.handled).toMatch(/still signed out/);
+  });
+});
+
+describe('docs/errors.md, where production messages link', () => {
+  test('has an entry for every code, under a heading whose anchor is the code', () => {
+    const headings = [...page.matchAll(/^## (\S+)$/gm)].map((match) => match[1]);
+    expect(headings).toEqual([...authErrorCodes]);
+    for (const code of authErrorCodes) {
+      const entry = page.split(`## ${code}\n`)[1]?.split('\n## ')[0] ?? '';
+      expect(entry, code).toMatch(/\*\*What happened\.\*\*/);
+      expect(entry, code).toMatch(/\*\*Likely causes\.\*\*/);
+      expect(entry, code).toMatch(/\*\*What to do\.\*\*/);
+    }
   });
 });

@@ -96,7 +96,10 @@ export const authErrorCodes = /* @__PURE__ */ Object.freeze(
 export interface AuthErrorOptions {
   /** The underlying error (from oidc-client-ts, fetch, the provider), kept as is. */
   cause?: unknown;
-  /** What oidc-kit already did about the failure, e.g. "The local session was cleared." */
+  /**
+   * What oidc-kit already did about the failure, e.g. "The local session was cleared."
+   * Development builds only, like the full message.
+   */
   handled?: string;
   /** For `config_invalid`: the configuration field at fault. */
   field?: string;
@@ -110,9 +113,24 @@ export interface AuthErrorOptions {
 
 const brand = Symbol.for('@oidc-kit/react/AuthError');
 
+/** Where every error code is explained: what happened, likely causes, what to do. */
+export const errorsDocs = 'https://github.com/oidc-kit/oidc-kit/blob/main/docs/errors.md';
+
+/**
+ * The message of an error raised without one: what production builds carry instead of the full
+ * development text. The code, the detail that names the fault, and the code's entry in the docs.
+ */
+function shortMessage(code: AuthErrorCode, options: AuthErrorOptions): string {
+  const detail = options.field ?? options.check ?? options.providerError;
+  return `oidc-kit ${code}${detail === undefined ? '' : ` (${detail})`}: see ${errorsDocs}#${code}`;
+}
+
 /**
  * The one error type oidc-kit raises: a stable `code`, a message that says what to do,
  * the original error as `cause`, and what the library already did in `handled`.
+ *
+ * Production builds (`process.env.NODE_ENV === 'production'`) carry a short message instead: the
+ * code, the field or check at fault, and a link to the code's entry in `docs/errors.md`.
  *
  * @example
  * try { validateConfig(config) } catch (e) { if (isAuthError(e, 'config_invalid')) console.error(e.field) }
@@ -127,7 +145,10 @@ export class AuthError extends Error {
   readonly providerErrorDescription: string | undefined;
 
   constructor(code: AuthErrorCode, message: string, options: AuthErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      message === '' ? shortMessage(code, options) : message,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.code = code;
     this.handled = options.handled;
     this.field = options.field;
@@ -136,6 +157,21 @@ export class AuthError extends Error {
     this.providerErrorDescription = options.providerErrorDescription;
     Object.defineProperty(this, brand, { value: true });
   }
+}
+
+/**
+ * @internal How the engine raises an `AuthError`: its texts (message, then what was handled) are
+ * given only in development, as `process.env.NODE_ENV !== 'production' && [message, handled]`,
+ * written out at every call so that bundlers drop the text from production builds.
+ */
+export function authError(
+  code: AuthErrorCode,
+  texts: false | readonly [message: string, handled?: string],
+  options: AuthErrorOptions = {},
+): AuthError {
+  return texts === false
+    ? new AuthError(code, '', options)
+    : new AuthError(code, texts[0], { ...options, handled: texts[1] });
 }
 
 /**

@@ -1,4 +1,5 @@
-import { AuthError } from './errors';
+import { authError } from './errors';
+import type { AuthError } from './errors';
 import type { AuthErrorCode } from './errors';
 
 /**
@@ -42,9 +43,13 @@ export function handedOver(
   const [code = '', check = ''] = providerError.slice(prefix.length).split('/');
   const known = handedCodes.find((handed) => handed === code);
   if (known === undefined) return null;
-  return new AuthError(known, description ?? code, {
-    cause,
-    check: check === '' ? undefined : check,
-    handled: 'The sign-in window refused the response; nothing was stored.',
-  });
+  // Production builds give the short message again rather than trust the text from the URL.
+  return authError(
+    known,
+    process.env.NODE_ENV !== 'production' && [
+      description ?? code,
+      'The sign-in window refused the response; nothing was stored.',
+    ],
+    { cause, check: check === '' ? undefined : check },
+  );
 }

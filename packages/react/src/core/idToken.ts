@@ -1,5 +1,6 @@
 import { jwtDecode } from 'jwt-decode';
-import { AuthError } from './errors';
+import { authError } from './errors';
+import type { AuthError } from './errors';
 
 /** The ID-token checks oidc-kit adds to those of oidc-client-ts (which checks `sub` and `nonce`). */
 export type IdTokenCheck =
@@ -41,16 +42,23 @@ export type IdTokenClaims = Record<string, unknown> & {
   iat?: unknown;
 };
 
-/** The `id_token_invalid` error for one failed check. */
-export function idTokenInvalid(check: IdTokenCheck, detail: string, cause?: unknown): AuthError {
-  return new AuthError(
+/**
+ * The `id_token_invalid` error for one failed check. `detail` (development only, `false` in
+ * production) says what was wrong.
+ */
+export function idTokenInvalid(
+  check: IdTokenCheck,
+  detail: string | false,
+  cause?: unknown,
+): AuthError {
+  return authError(
     'id_token_invalid',
-    `The ID token failed the \`${check}\` check: ${detail}`,
-    {
-      check,
-      cause,
-      handled: 'No user was stored; the sign-in was abandoned.',
-    },
+    process.env.NODE_ENV !== 'production' &&
+      detail !== false && [
+        `The ID token failed the \`${check}\` check: ${detail}`,
+        'No user was stored; the sign-in was abandoned.',
+      ],
+    { check, cause },
   );
 }
 
@@ -60,10 +68,17 @@ export function decodeIdToken(idToken: string): IdTokenClaims {
   try {
     claims = jwtDecode(idToken);
   } catch (cause) {
-    throw idTokenInvalid('format', 'it is not a compact JWT with a JSON payload.', cause);
+    throw idTokenInvalid(
+      'format',
+      process.env.NODE_ENV !== 'production' && 'it is not a compact JWT with a JSON payload.',
+      cause,
+    );
   }
   if (typeof claims !== 'object' || claims === null || Array.isArray(claims)) {
-    throw idTokenInvalid('format', 'its payload is not a JSON object.');
+    throw idTokenInvalid(
+      'format',
+      process.env.NODE_ENV !== 'production' && 'its payload is not a JSON object.',
+    );
   }
   return claims as IdTokenClaims;
 }
@@ -81,37 +96,42 @@ export function checkIdToken(idToken: string, expected: IdTokenExpectations): Id
   if (claims.iss !== expected.issuer) {
     throw idTokenInvalid(
       'iss',
-      `its issuer ${JSON.stringify(claims.iss)} is not the provider's ${JSON.stringify(expected.issuer)}.`,
+      process.env.NODE_ENV !== 'production' &&
+        `its issuer ${JSON.stringify(claims.iss)} is not the provider's ${JSON.stringify(expected.issuer)}.`,
     );
   }
   const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
   if (!audiences.includes(expected.clientId)) {
     throw idTokenInvalid(
       'aud',
-      `its audience ${JSON.stringify(claims.aud)} does not contain the client id ${JSON.stringify(expected.clientId)}.`,
+      process.env.NODE_ENV !== 'production' &&
+        `its audience ${JSON.stringify(claims.aud)} does not contain the client id ${JSON.stringify(expected.clientId)}.`,
     );
   }
   if ((audiences.length > 1 || claims.azp !== undefined) && claims.azp !== expected.clientId) {
     throw idTokenInvalid(
       'azp',
-      `its authorized party ${JSON.stringify(claims.azp)} is not the client id ${JSON.stringify(expected.clientId)}.`,
+      process.env.NODE_ENV !== 'production' &&
+        `its authorized party ${JSON.stringify(claims.azp)} is not the client id ${JSON.stringify(expected.clientId)}.`,
     );
   }
   if (expected.times === false) return claims;
   if (typeof claims.exp !== 'number' || claims.exp + expected.clockLeeway <= now) {
     throw idTokenInvalid(
       'exp',
-      typeof claims.exp === 'number'
-        ? `it expired at ${new Date(claims.exp * 1000).toISOString()}; check the device clock.`
-        : 'it has no numeric expiry.',
+      process.env.NODE_ENV !== 'production' &&
+        (typeof claims.exp === 'number'
+          ? `it expired at ${new Date(claims.exp * 1000).toISOString()}; check the device clock.`
+          : 'it has no numeric expiry.'),
     );
   }
   if (typeof claims.iat !== 'number' || claims.iat - expected.clockLeeway > now) {
     throw idTokenInvalid(
       'iat',
-      typeof claims.iat === 'number'
-        ? `it was issued in the future (${new Date(claims.iat * 1000).toISOString()}); check the device clock.`
-        : 'it has no numeric issue time.',
+      process.env.NODE_ENV !== 'production' &&
+        (typeof claims.iat === 'number'
+          ? `it was issued in the future (${new Date(claims.iat * 1000).toISOString()}); check the device clock.`
+          : 'it has no numeric issue time.'),
     );
   }
   return claims;

@@ -1,5 +1,5 @@
-import { AuthError, isAuthError } from './errors';
-import type { AuthErrorCode } from './errors';
+import { authError, isAuthError } from './errors';
+import type { AuthError, AuthErrorCode } from './errors';
 import { handedOver } from './handOver';
 import { idTokenInvalid } from './idToken';
 
@@ -15,29 +15,39 @@ export const sessionOverErrors: ReadonlySet<string> = new Set([
   'account_selection_required',
 ]);
 
-const fallbacks: Record<AuthOperation, { code: AuthErrorCode; message: string; handled: string }> =
-  {
-    'sign-in': {
-      code: 'network',
-      message: 'Sign-in could not start: the identity provider could not be reached.',
-      handled: 'Nothing was stored; the user is still signed out.',
-    },
-    callback: {
-      code: 'token_exchange_failed',
-      message: 'The identity provider did not exchange the sign-in code for tokens.',
-      handled: 'No user was stored and the callback parameters were removed from the address.',
-    },
-    renew: {
-      code: 'renew_failed',
-      message: 'The tokens could not be renewed.',
-      handled: 'The current session is kept while its tokens are valid.',
-    },
-    'sign-out': {
-      code: 'network',
-      message: 'Sign-out at the identity provider could not start.',
-      handled: 'The local session was already cleared.',
-    },
-  };
+/** The code of a failure nothing more is known of, by operation. */
+const fallbackCodes: Record<AuthOperation, AuthErrorCode> = {
+  'sign-in': 'network',
+  callback: 'token_exchange_failed',
+  renew: 'renew_failed',
+  'sign-out': 'network',
+};
+
+/** Development only: what failed, and what was done about it, by operation. */
+function fallbackTexts(operation: AuthOperation): readonly [message: string, handled: string] {
+  switch (operation) {
+    case 'sign-in':
+      return [
+        'Sign-in could not start: the identity provider could not be reached.',
+        'Nothing was stored; the user is still signed out.',
+      ];
+    case 'callback':
+      return [
+        'The identity provider did not exchange the sign-in code for tokens.',
+        'No user was stored and the callback parameters were removed from the address.',
+      ];
+    case 'renew':
+      return [
+        'The tokens could not be renewed.',
+        'The current session is kept while its tokens are valid.',
+      ];
+    default:
+      return [
+        'Sign-out at the identity provider could not start.',
+        'The local session was already cleared.',
+      ];
+  }
+}
 
 function field(value: unknown, name: string): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
@@ -55,90 +65,123 @@ export function toAuthError(cause: unknown, operation: AuthOperation): AuthError
   const message = field(cause, 'message') ?? String(cause);
 
   if (name === 'ErrorTimeout') {
-    return new AuthError('timeout', 'The identity provider did not answer in time.', {
-      cause,
-      handled: fallbacks[operation].handled,
-    });
+    return authError(
+      'timeout',
+      process.env.NODE_ENV !== 'production' && [
+        'The identity provider did not answer in time.',
+        fallbackTexts(operation)[1],
+      ],
+      { cause },
+    );
   }
   if (name === 'ErrorResponse') {
     const providerError = field(cause, 'error') ?? 'unknown_error';
-    const providerErrorDescription = field(cause, 'error_description');
-    const fromWindow = handedOver(providerError, providerErrorDescription, cause);
-    if (fromWindow !== null) return fromWindow;
-    if (operation === 'renew') {
-      return sessionOverErrors.has(providerError)
-        ? new AuthError(
-            'session_expired',
-            `The session ended at the identity provider (${providerError}).`,
-            {
-              cause,
-              providerError,
-              providerErrorDescription,
-              handled: 'The local session was cleared in every tab.',
-            },
-          )
-        : new AuthError(
-            'renew_failed',
-            `The identity provider refused to renew the tokens (${providerError}).`,
-            {
-              cause,
-              providerError,
-              providerErrorDescription,
-              handled: fallbacks.renew.handled,
-            },
-          );
-    }
-    if (operation === 'callback') {
-      return new AuthError(
-        'token_exchange_failed',
-        `The identity provider refused the sign-in code (${providerError}).`,
-        { cause, providerError, providerErrorDescription, handled: fallbacks.callback.handled },
-      );
-    }
-    return new AuthError('provider_error', `The identity provider answered ${providerError}.`, {
+    const details = {
       cause,
       providerError,
-      providerErrorDescription,
-      handled: 'Nothing was stored; the user is still signed out.',
-    });
+      providerErrorDescription: field(cause, 'error_description'),
+    };
+    const fromWindow = handedOver(providerError, details.providerErrorDescription, cause);
+    if (fromWindow !== null) return fromWindow;
+    if (operation === 'renew' && sessionOverErrors.has(providerError)) {
+      return authError(
+        'session_expired',
+        process.env.NODE_ENV !== 'production' && [
+          `The session ended at the identity provider (${providerError}).`,
+          'The local session was cleared in every tab.',
+        ],
+        details,
+      );
+    }
+    if (operation === 'renew') {
+      return authError(
+        'renew_failed',
+        process.env.NODE_ENV !== 'production' && [
+          `The identity provider refused to renew the tokens (${providerError}).`,
+          fallbackTexts('renew')[1],
+        ],
+        details,
+      );
+    }
+    if (operation === 'callback') {
+      return authError(
+        'token_exchange_failed',
+        process.env.NODE_ENV !== 'production' && [
+          `The identity provider refused the sign-in code (${providerError}).`,
+          fallbackTexts('callback')[1],
+        ],
+        details,
+      );
+    }
+    return authError(
+      'provider_error',
+      process.env.NODE_ENV !== 'production' && [
+        `The identity provider answered ${providerError}.`,
+        'Nothing was stored; the user is still signed out.',
+      ],
+      details,
+    );
   }
   if (/nonce in id_token does not match/.test(message)) {
-    return idTokenInvalid('nonce', 'its nonce is not the one this sign-in sent.', cause);
+    return idTokenInvalid(
+      'nonce',
+      process.env.NODE_ENV !== 'production' && 'its nonce is not the one this sign-in sent.',
+      cause,
+    );
   }
   if (/sub in id_token does not match|missing a subject|subject from UserInfo/i.test(message)) {
-    return idTokenInvalid('sub', 'its subject is missing or not the signed-in user.', cause);
+    return idTokenInvalid(
+      'sub',
+      process.env.NODE_ENV !== 'production' && 'its subject is missing or not the signed-in user.',
+      cause,
+    );
   }
   if (/No matching state|State does not match|No state in response/.test(message)) {
-    return new AuthError(
+    return authError(
       'callback_state_mismatch',
-      'This sign-in response does not belong to a sign-in started in this browser (stale, replayed or forged).',
-      {
-        cause,
-        handled: 'Nothing was stored and the callback parameters were removed from the address.',
-      },
+      process.env.NODE_ENV !== 'production' && [
+        'This sign-in response does not belong to a sign-in started in this browser (stale, replayed or forged).',
+        'Nothing was stored and the callback parameters were removed from the address.',
+      ],
+      { cause },
     );
   }
   if (/Popup closed/.test(message)) {
-    return new AuthError('popup_closed', 'The sign-in window was closed before sign-in finished.', {
-      cause,
-      handled: 'Nothing was stored; the user is still signed out.',
-    });
+    return authError(
+      'popup_closed',
+      process.env.NODE_ENV !== 'production' && [
+        'The sign-in window was closed before sign-in finished.',
+        'Nothing was stored; the user is still signed out.',
+      ],
+      { cause },
+    );
   }
   if (/disposed window|Popup blocked/.test(message)) {
-    return new AuthError('popup_blocked', 'The browser blocked the sign-in window.', {
-      cause,
-      handled: 'Nothing was stored; start sign-in from a click, or use a redirect.',
-    });
+    return authError(
+      'popup_blocked',
+      process.env.NODE_ENV !== 'production' && [
+        'The browser blocked the sign-in window.',
+        'Nothing was stored; start sign-in from a click, or use a redirect.',
+      ],
+      { cause },
+    );
   }
   if (name === 'TypeError' || /Network Error|Failed to fetch|NetworkError/i.test(message)) {
-    return new AuthError('network', 'The identity provider could not be reached.', {
-      cause,
-      handled: fallbacks[operation].handled,
-    });
+    return authError(
+      'network',
+      process.env.NODE_ENV !== 'production' && [
+        'The identity provider could not be reached.',
+        fallbackTexts(operation)[1],
+      ],
+      { cause },
+    );
   }
-  const fallback = fallbacks[operation];
-  return new AuthError(fallback.code, `${fallback.message} (${message})`, {
-    cause,
-    handled: fallback.handled,
-  });
+  return authError(
+    fallbackCodes[operation],
+    process.env.NODE_ENV !== 'production' && [
+      `${fallbackTexts(operation)[0]} (${message})`,
+      fallbackTexts(operation)[1],
+    ],
+    { cause },
+  );
 }

@@ -39,7 +39,8 @@ export async function verifyIdTokenSignature(
   } catch (cause) {
     throw idTokenInvalid(
       'signature',
-      `its signature could not be verified against ${jwksUri} (${cause instanceof Error ? cause.message : String(cause)}).`,
+      process.env.NODE_ENV !== 'production' &&
+        `its signature could not be verified against ${jwksUri} (${cause instanceof Error ? cause.message : String(cause)}).`,
       cause,
     );
   }

@@ -9,7 +9,9 @@ export function useAuthClient(hook = 'useAuthClient'): AuthContextValue {
   const client = useContext(AuthContext);
   if (client === null) {
     throw new Error(
-      `${hook}() must be used inside <AuthProvider>. Wrap your app in <AuthProvider config={...}> (or <MockAuthProvider> from '@oidc-kit/react/testing' in tests and stories).`,
+      process.env.NODE_ENV !== 'production'
+        ? `${hook}() must be used inside <AuthProvider>. Wrap your app in <AuthProvider config={...}> (or <MockAuthProvider> from '@oidc-kit/react/testing' in tests and stories).`
+        : `oidc-kit: ${hook}() outside <AuthProvider>`,
     );
   }
   return client;

@@ -1,0 +1,100 @@
+import { checkKnownKeys } from './checkKnownKeys';
+import { configInvalid, showValue } from './configInvalid';
+
+const storages = ['session', 'local', 'memory'];
+
+function requireString(config: Record<string, unknown>, field: string, hint: string): void {
+  const value = config[field];
+  if (value === undefined || value === null || value === '') {
+    throw configInvalid(field, `is required. ${hint}`);
+  }
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw configInvalid(field, `must be a non-empty string (got ${showValue(value)}). ${hint}`);
+  }
+}
+
+function optional(
+  config: Record<string, unknown>,
+  field: string,
+  valid: (value: unknown) => boolean,
+  expected: string,
+): void {
+  const value = config[field];
+  if (value !== undefined && !valid(value)) {
+    throw configInvalid(field, `must be ${expected} (got ${showValue(value)}).`);
+  }
+}
+
+/**
+ * The shape of an `AuthConfig`: an object, known keys, required strings, option types. Development
+ * builds only (TypeScript checks the same at compile time); the security checks in
+ * `validateConfig` run in every build.
+ */
+export function checkConfigShape(config: unknown, origin: string | undefined): void {
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) {
+    throw configInvalid(
+      'config',
+      `must be an object with authority, client_id and redirect_uri (got ${showValue(config)}).`,
+    );
+  }
+  const input = config as Record<string, unknown>;
+  checkKnownKeys(input);
+  requireString(
+    input,
+    'authority',
+    'Set it to your provider\'s issuer URL, e.g. "https://login.example.com/realms/app".',
+  );
+  requireString(input, 'client_id', 'Use the client id your provider shows for this app.');
+  requireString(
+    input,
+    'redirect_uri',
+    `Use this app's callback URL, e.g. "${origin ?? 'https://app.example.com'}/callback", registered at your provider.`,
+  );
+  for (const field of ['post_logout_redirect_uri', 'silent_redirect_uri', 'popup_redirect_uri']) {
+    optional(
+      input,
+      field,
+      (value) => typeof value === 'string',
+      "an absolute URL on this app's origin",
+    );
+  }
+  optional(
+    input,
+    'apiOrigins',
+    (value) => Array.isArray(value),
+    'an array of origins, e.g. ["https://api.example.com"]',
+  );
+  (input.apiOrigins as unknown[] | undefined)?.forEach((entry, index) => {
+    if (typeof entry !== 'string') {
+      throw configInvalid(
+        `apiOrigins[${index}]`,
+        `must be a string origin (got ${showValue(entry)}).`,
+      );
+    }
+  });
+  optional(
+    input,
+    'clockLeeway',
+    (value) => typeof value === 'number' && value >= 0 && value <= 600,
+    'a number of seconds from 0 to 600',
+  );
+  optional(
+    input,
+    'timeout',
+    (value) => typeof value === 'number' && Number.isFinite(value) && value > 0,
+    'a positive number of milliseconds',
+  );
+  optional(
+    input,
+    'storage',
+    (value) => storages.includes(value as string),
+    `one of ${storages.map((s) => `"${s}"`).join(', ')}`,
+  );
+  optional(input, 'verifySignature', (value) => typeof value === 'boolean', 'true or false');
+  optional(
+    input,
+    'roles',
+    (value) => typeof value === 'function',
+    'a function from user to roles, e.g. roleReaders.keycloak()',
+  );
+}
