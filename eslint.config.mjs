@@ -16,6 +16,7 @@ export default tseslint.config(
       '**/coverage/**',
       '**/storybook-static/**',
       '**/.turbo/**',
+      '**/.snippets/**',
     ],
   },
   js.configs.recommended,

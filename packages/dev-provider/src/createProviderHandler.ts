@@ -30,6 +30,7 @@ export function createProviderHandler(
     log,
   });
   return (req, res) => {
+    exposeNotFound(req, res);
     if (isStaySignedIn(req)) {
       const page = renderStillSignedInPage();
       res.writeHead(200, page.headers).end(page.html);
@@ -58,4 +59,21 @@ export function createProviderHandler(
 function isStaySignedIn(req: IncomingMessage): boolean {
   const { pathname } = new URL(req.url ?? '/', 'http://localhost');
   return pathname === staySignedInPath && (req.method === 'GET' || req.method === 'HEAD');
+}
+
+/**
+ * A 404 carries CORS headers for the requesting origin: an app whose `authority` has a wrong path
+ * then sees "404" where the browser would otherwise report only a failed fetch. A 404 reveals
+ * nothing an app may not know.
+ */
+function exposeNotFound(req: IncomingMessage, res: ServerResponse): void {
+  const origin = req.headers.origin;
+  if (origin === undefined) return;
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((statusCode: number, ...rest: unknown[]) => {
+    if (statusCode === 404 && !res.hasHeader('access-control-allow-origin')) {
+      res.setHeader('Access-Control-Allow-Origin', origin);
+    }
+    return writeHead(statusCode, ...rest);
+  }) as ServerResponse['writeHead'];
 }

@@ -291,6 +291,19 @@ describe('authorization code flow with PKCE through the login page', () => {
   });
 });
 
+describe('a wrong path', () => {
+  it('answers 404 with CORS headers, so an app on another origin sees the status', async () => {
+    const response = await fetch(
+      `${provider.issuer}/realms/typo/.well-known/openid-configuration`,
+      {
+        headers: { Origin: 'http://localhost:5173' },
+      },
+    );
+    expect(response.status).toBe(404);
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+  });
+});
+
 describe('login page errors', () => {
   it('refuses a wrong password with an alert and no redirect, then accepts the right one', async () => {
     const browser = new Browser(provider.issuer);

@@ -91,21 +91,27 @@ describe('AuthProvider', () => {
     expect(dispose).toHaveBeenCalledTimes(1);
   });
 
-  test('a wrong configuration throws in development, naming the field', () => {
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    expect(() =>
-      render(
-        <AuthProvider
-          config={{
-            authority: 'http://login.example.com',
-            client_id: 'app',
-            redirect_uri: `${appOrigin}/callback`,
-          }}
-        >
-          <Status />
-        </AuthProvider>,
-      ),
-    ).toThrow(/`authority` must use https:/);
+  test('a wrong configuration shows a development panel in place of the app, naming the field', () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    render(
+      <AuthProvider
+        config={{
+          authority: 'http://login.example.com',
+          client_id: 'app',
+          redirect_uri: `${appOrigin}/callback`,
+        }}
+      >
+        <Status />
+      </AuthProvider>,
+    );
+    const panel = screen.getByRole('alert', { name: /auth configuration is invalid/i });
+    expect(panel.textContent).toMatch(/`authority` must use https:/);
+    expect(panel.textContent).toContain('authority');
+    expect(screen.getByRole('link', { name: /what to do/i }).getAttribute('href')).toMatch(
+      /docs\/errors\.md#config_invalid$/,
+    );
+    expect(screen.queryByLabelText('status')).toBeNull();
+    expect(logged).toHaveBeenCalledWith(expect.objectContaining({ code: 'config_invalid' }));
   });
 
   test('a wrong configuration shows as the error state in production', () => {
@@ -122,5 +128,35 @@ describe('AuthProvider', () => {
       </AuthProvider>,
     );
     expect(screen.getByLabelText('status').textContent).toBe('error (config_invalid)');
+  });
+
+  test('warns in development when the config changes after mount, and says how to switch', () => {
+    harness = createHarness();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const config = (client_id: string) => ({
+      authority: harness.provider.issuer,
+      client_id,
+      redirect_uri: `${appOrigin}/callback`,
+      roles: () => [], // a new function every render is no change
+    });
+    const { rerender } = render(
+      <AuthProvider config={config('app')}>
+        <Status />
+      </AuthProvider>,
+    );
+    rerender(
+      <AuthProvider config={config('app')}>
+        <Status />
+      </AuthProvider>,
+    );
+    expect(warn).not.toHaveBeenCalled();
+    rerender(
+      <AuthProvider config={config('other')}>
+        <Status />
+      </AuthProvider>,
+    );
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]?.[0])).toMatch(/client_id/);
+    expect(String(warn.mock.calls[0]?.[0])).toMatch(/key=/);
   });
 });

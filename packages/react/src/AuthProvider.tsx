@@ -8,6 +8,8 @@ import type { AuthError } from './core/errors';
 import { isAuthError } from './core/errors';
 import { AuthContext } from './authContext';
 import type { AuthContextValue } from './authContext';
+import { ConfigErrorPanel } from './ConfigErrorPanel';
+import { warnConfigChange } from './warnConfigChange';
 
 /** Props of {@link AuthProvider}: a configuration, or a client you created. */
 export type AuthProviderProps = {
@@ -55,17 +57,19 @@ function failedClient(error: AuthError): AuthContextValue {
 function createClient(props: AuthProviderProps): {
   client: AuthContextValue;
   owned: AuthClient | null;
+  configError: AuthError | null;
 } {
-  if (props.client !== undefined) return { client: props.client, owned: null };
+  if (props.client !== undefined) return { client: props.client, owned: null, configError: null };
   const environment: AuthClientEnvironment = props.navigate ? { navigate: props.navigate } : {};
   try {
     const client = new AuthClient(props.config, environment);
-    return { client, owned: client };
+    return { client, owned: client, configError: null };
   } catch (error) {
     if (!isAuthError(error, 'config_invalid')) throw error;
-    // Loud in development (the overlay names the field), shown through the error state in production.
-    if (process.env.NODE_ENV !== 'production') throw error;
-    return { client: failedClient(error), owned: null };
+    // Loud in development (a panel in place of the app, and the console), the error state in
+    // production.
+    if (process.env.NODE_ENV !== 'production') console.error(error);
+    return { client: failedClient(error), owned: null, configError: error };
   }
 }
 
@@ -79,8 +83,10 @@ function createClient(props: AuthProviderProps): {
  * </AuthProvider>
  */
 export function AuthProvider(props: AuthProviderProps): ReactNode {
-  const [{ client, owned }] = useState(() => createClient(props));
+  const [{ client, owned, configError }] = useState(() => createClient(props));
   const disposal = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const mountedConfig = useRef(props.config);
+  const warned = useRef(false);
 
   useEffect(() => {
     // StrictMode unmounts and remounts at once: dispose only when no remount follows.
@@ -91,5 +97,22 @@ export function AuthProvider(props: AuthProviderProps): ReactNode {
     };
   }, [client, owned]);
 
+  useEffect(() => {
+    // Development builds only (the whole block goes from production bundles).
+    if (process.env.NODE_ENV !== 'production') {
+      const [mounted, current] = [mountedConfig.current, props.config];
+      if (warned.current || mounted === undefined || current === undefined || mounted === current) {
+        return;
+      }
+      warned.current = warnConfigChange(
+        mounted as unknown as Record<string, unknown>,
+        current as unknown as Record<string, unknown>,
+      );
+    }
+  }, [props.config]);
+
+  if (process.env.NODE_ENV !== 'production' && configError !== null) {
+    return <ConfigErrorPanel error={configError} />;
+  }
   return <AuthContext.Provider value={client}>{props.children}</AuthContext.Provider>;
 }

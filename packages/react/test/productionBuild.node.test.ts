@@ -30,10 +30,13 @@ const developmentTexts = [
   'The ID token failed the', // ID-token checks
   'The identity provider could not be reached', // toAuthError
   'The session ended while waiting to renew it', // renewal
-  'You signed out in another tab', // tab session
+  'The session ended at the identity provider.', // tab session
   'The sign-in window refused the response', // hand-over
   'must be used inside <AuthProvider>', // hooks
   'No user was stored', // handled texts
+  'without the access token: that origin', // authFetch's warning
+  'changed after it mounted', // AuthProvider's config warning
+  'the auth configuration is invalid', // the development panel
 ];
 
 describe.each(['esm', 'cjs'] as const)('the %s build', (format) => {

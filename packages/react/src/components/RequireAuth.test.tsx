@@ -1,11 +1,11 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { AuthError } from '../core/errors';
 import { writeGuardAttempt } from '../core/guardAttempts';
 import { MockAuthProvider, createMockAuthClient, createTestUser } from '../testing';
 import type { MockAuthClient } from '../testing';
-import { RequireAuth } from './RequireAuth';
+import { RequireAuth, describeSignInError } from './RequireAuth';
 
 beforeEach(() => {
   sessionStorage.clear();
@@ -159,5 +159,27 @@ describe('RequireAuth', () => {
       ),
     });
     expect(screen.getByRole('button', { name: 'provider_error: retry' })).toBeDefined();
+  });
+});
+
+describe('describeSignInError, the one wording of a failure for users', () => {
+  test('a cancelled sign-in reads the same from the guard and from the error', () => {
+    const cancelled = new AuthError(
+      'provider_error',
+      'The identity provider answered access_denied.',
+      {
+        providerError: 'access_denied',
+      },
+    );
+    expect(describeSignInError(cancelled)).toBe('Sign-in was cancelled.');
+  });
+
+  test('production builds never show a developer message to users', () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    const codes = ['token_exchange_failed', 'id_token_invalid', 'callback_state_mismatch'] as const;
+    for (const code of codes) {
+      expect(describeSignInError(new AuthError(code, ''))).toBe('Sign-in did not complete.');
+    }
+    expect(describeSignInError(new AuthError('timeout', ''))).toMatch(/could not be reached/);
   });
 });

@@ -48,15 +48,31 @@ export function AuthForbidden(): ReactNode {
   );
 }
 
-/** A short, user-facing sentence for a sign-in failure. */
+/**
+ * The user-facing sentence for a failure: the one place oidc-kit words it, for the guard's error
+ * screen, the React Router guard and your own screens. `error.message` is for developers.
+ */
 export function describeSignInError(error: AuthError): string {
-  if (error.code === 'provider_error' && error.providerError === 'access_denied') {
-    return 'Sign-in was cancelled.';
+  switch (error.code) {
+    case 'provider_error':
+      return error.providerError === 'access_denied'
+        ? 'Sign-in was cancelled.'
+        : 'The sign-in service refused the sign-in.';
+    case 'network':
+    case 'timeout':
+      return 'The sign-in service could not be reached. Check your connection.';
+    case 'popup_blocked':
+      return 'The browser blocked the sign-in window.';
+    case 'popup_closed':
+      return 'The sign-in window was closed before sign-in finished.';
+    case 'session_expired':
+      return 'Your session has ended. Sign in again.';
+    case 'signed_out_elsewhere':
+      return 'You signed out in another tab.';
+    default:
+      // In development the full message helps more than a sentence; production says it plainly.
+      return process.env.NODE_ENV !== 'production' ? error.message : 'Sign-in did not complete.';
   }
-  if (error.code === 'network' || error.code === 'timeout') {
-    return 'The sign-in service could not be reached. Check your connection.';
-  }
-  return error.message;
 }
 
 /** The default shown after a failed sign-in: what happened and a way to retry. */

@@ -351,3 +351,47 @@ describe('every other error code the engine raises', () => {
     );
   });
 });
+
+describe('a wrong authority is named, with the URL tried', () => {
+  test('a path with no discovery document (an HTML 404) is config_invalid on authority, flagged at startup', async () => {
+    harness = createHarness();
+    const authority = `${harness.provider.issuer}/realms/typo`;
+    const client = harness.createClient({ config: { authority } });
+    await client.start();
+    await vi.waitFor(() => expect(client.getSnapshot().error).not.toBeNull());
+    const { status, error } = client.getSnapshot();
+    expect(status).toBe('unauthenticated');
+    expect(error?.code).toBe('config_invalid');
+    expect(error?.field).toBe('authority');
+    expect(error?.message).toContain(`${authority}/.well-known/openid-configuration`);
+    expect(error?.message).toMatch(/text\/html, not JSON/);
+
+    await client.signIn();
+    expect(client.getSnapshot().error?.code).toBe('config_invalid');
+    expect(client.getSnapshot().error?.message).toContain('/.well-known/openid-configuration');
+  });
+
+  test('a trailing slash is flagged at startup, not at the first sign-in', async () => {
+    harness = createHarness();
+    const client = harness.createClient({ config: { authority: `${harness.provider.issuer}/` } });
+    await client.start();
+    await vi.waitFor(() => expect(client.getSnapshot().error).not.toBeNull());
+    const { status, error } = client.getSnapshot();
+    expect(status).toBe('unauthenticated');
+    expect(error?.code).toBe('config_invalid');
+    expect(error?.message).toMatch(/exactly the issuer/);
+  });
+
+  test('an unreachable provider is network, naming the URL; not flagged at startup', async () => {
+    harness = createHarness({ unreachable: true });
+    const client = harness.createClient();
+    await client.start();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(client.getSnapshot().error).toBeNull();
+    await client.signIn();
+    const { error } = client.getSnapshot();
+    expect(error?.code).toBe('network');
+    expect(error?.message).toContain(`${harness.provider.issuer}/.well-known/openid-configuration`);
+    expect(error?.message).toMatch(/CORS/);
+  });
+});

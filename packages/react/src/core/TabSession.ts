@@ -1,6 +1,6 @@
 import type { User } from 'oidc-client-ts';
 import type { StoredUser } from './CheckedUserStore';
-import { authError } from './errors';
+import { authError, isAuthError } from './errors';
 import type { AuthError } from './errors';
 import type { SessionRecord } from './sessionRecord';
 import { TabSync } from './tabSync';
@@ -104,8 +104,14 @@ export class TabSession {
     if (user === null) {
       this.core.set('unauthenticated', null, null);
       // Sign-in is likely next: fetch discovery now, so the click that opens a popup does not
-      // wait on the network (popup blockers only allow windows opened soon after a click).
-      void this.core.userManager.metadataService.getMetadata().catch(() => undefined);
+      // wait on the network (popup blockers only allow windows opened soon after a click). A
+      // wrong `authority` shows now rather than at the first click; being offline does not.
+      void this.core.checks.assertIssuer().catch((error: unknown) => {
+        if (!isAuthError(error, 'config_invalid') || this.core.epoch !== epoch) return;
+        if (this.core.snapshot.status === 'unauthenticated') {
+          this.core.set('unauthenticated', null, error);
+        }
+      });
     } else if (user.expired === true) {
       this.core.set('authenticated', user, null);
       await this.core.renewal.renew().catch(() => undefined);

@@ -1,4 +1,5 @@
 import type { User } from 'oidc-client-ts';
+import { discoveryError } from './discoveryError';
 import { authError } from './errors';
 import { checkIdToken, idTokenInvalid } from './idToken';
 import { verifyIdTokenSignature } from './verifyIdTokenSignature';
@@ -12,8 +13,15 @@ import type { SessionCore } from './SessionCore';
 export class UserChecks {
   constructor(private readonly core: SessionCore) {}
 
+  /** The discovered issuer, which must be `authority`; a failed discovery names the URL tried. */
   async assertIssuer(): Promise<string> {
-    const issuer = await this.core.userManager.metadataService.getIssuer();
+    const { metadataService, settings } = this.core.userManager;
+    let issuer: string;
+    try {
+      issuer = await metadataService.getIssuer();
+    } catch (cause) {
+      throw discoveryError(cause, settings.metadataUrl) ?? cause;
+    }
     if (issuer !== this.core.config.oidc.authority) {
       throw authError(
         'config_invalid',

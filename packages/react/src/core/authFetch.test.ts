@@ -133,3 +133,28 @@ describe('authFetch', () => {
     expect(apiCalls()).toHaveLength(1);
   });
 });
+
+describe('authFetch to an origin outside apiOrigins', () => {
+  test('warns once per origin in development, naming the origin and the setting', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const client = await signedIn();
+    await client.fetch('https://other.example/a');
+    await client.fetch('https://other.example/b');
+    await client.fetch(`${harness.provider.apiOrigin}/me`);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]?.[0])).toContain('https://other.example');
+    expect(String(warn.mock.calls[0]?.[0])).toContain('apiOrigins');
+    await client.fetch('https://third.example/c');
+    expect(warn).toHaveBeenCalledTimes(2);
+    // The request still goes out, without a token.
+    expect(harness.provider.requests.at(-1)?.authorization).toBeNull();
+  });
+
+  test('stays silent in production', async () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const client = await signedIn();
+    await client.fetch('https://other.example/a');
+    expect(warn).not.toHaveBeenCalled();
+  });
+});

@@ -31,6 +31,7 @@ export function createAuthFetch(
   baseFetch: typeof fetch = (...args) => globalThis.fetch(...args),
 ): AuthFetch {
   const allowed = new Set(apiOrigins);
+  const warned = new Set<string>();
   return async (input, init) => {
     // Relative URLs resolve against the page, as the browser's fetch does.
     const base = (globalThis as { location?: { href?: string } }).location?.href;
@@ -38,7 +39,16 @@ export function createAuthFetch(
       typeof input === 'string' && base ? new URL(input, base) : input,
       init,
     );
-    if (!allowed.has(new URL(request.url).origin)) return baseFetch(request);
+    const origin = new URL(request.url).origin;
+    if (!allowed.has(origin)) {
+      if (process.env.NODE_ENV !== 'production' && !warned.has(origin)) {
+        warned.add(origin);
+        console.warn(
+          `oidc-kit: authFetch sent a request to ${origin} without the access token: that origin is not in \`apiOrigins\` (${[...allowed].join(', ') || 'none'}). Add it to \`apiOrigins\` if this API should get the token; call plain fetch for other origins.`,
+        );
+      }
+      return baseFetch(request);
+    }
 
     const signal = request.signal;
     const retry = request.clone();

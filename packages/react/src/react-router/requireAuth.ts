@@ -1,8 +1,33 @@
 import { data } from 'react-router';
 import type { User } from 'oidc-client-ts';
-import { checkAccess, UNSAFE_readGuardAttempt, UNSAFE_writeGuardAttempt } from '@oidc-kit/react';
-import type { AccessRequirements, AuthContextValue, AuthSnapshot } from '@oidc-kit/react';
+import {
+  checkAccess,
+  describeSignInError,
+  UNSAFE_readGuardAttempt,
+  UNSAFE_writeGuardAttempt,
+} from '@oidc-kit/react';
+import type {
+  AccessRequirements,
+  AuthContextValue,
+  AuthErrorCode,
+  AuthSnapshot,
+} from '@oidc-kit/react';
 import { returnToFromRequest } from './returnToFromRequest';
+
+/**
+ * The data of the response `requireAuth` throws, for the route's `ErrorBoundary`: read it with
+ * `isRouteErrorResponse(error)` and `error.data`. Status 403 with `forbidden`; 401 with
+ * `sign_in_needed`, or with the code of the failed sign-in (an `AuthErrorCode`).
+ *
+ * @example
+ * const error = useRouteError();
+ * if (isRouteErrorResponse(error)) return <p>{(error.data as AuthGuardFailure).message}</p>;
+ */
+export interface AuthGuardFailure {
+  code: 'forbidden' | 'sign_in_needed' | AuthErrorCode;
+  /** A sentence for the user. */
+  message: string;
+}
 
 /** The client a loader guard needs: the one given to `<AuthProvider client={...}>`. */
 export type LoaderAuthClient = AuthContextValue & { start?(): Promise<void> };
@@ -46,7 +71,7 @@ export function requireAuth(
     if (snapshot.user !== null) {
       UNSAFE_writeGuardAttempt(null);
       if (!checkAccess(snapshot.user, requirements, (user) => client.readRoles(user))) {
-        throw data(
+        throw data<AuthGuardFailure>(
           { code: 'forbidden', message: 'Your account lacks the role this page needs.' },
           { status: 403 },
         );
@@ -56,10 +81,13 @@ export function requireAuth(
     // A failed sign-in is shown, not retried; an ended session (expired, signed out elsewhere)
     // simply needs a new sign-in.
     if (snapshot.status === 'error' && snapshot.error !== null) {
-      throw data({ code: snapshot.error.code, message: snapshot.error.message }, { status: 401 });
+      throw data<AuthGuardFailure>(
+        { code: snapshot.error.code, message: describeSignInError(snapshot.error) },
+        { status: 401 },
+      );
     }
     if (UNSAFE_readGuardAttempt(returnTo) !== null) {
-      throw data(
+      throw data<AuthGuardFailure>(
         { code: 'sign_in_needed', message: 'Sign in to open this page.' },
         { status: 401 },
       );

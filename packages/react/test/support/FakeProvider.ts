@@ -251,7 +251,12 @@ export class FakeProvider {
       case 'api':
         return this.api(request);
       default:
-        return json({ error: 'not_found' }, 404);
+        // As web servers answer a path they do not know: a page, not JSON.
+        return new Response('<!doctype html><title>Not Found</title>', {
+          status: 404,
+          statusText: 'Not Found',
+          headers: { 'Content-Type': 'text/html' },
+        });
     }
   };
 

@@ -1,0 +1,30 @@
+/**
+ * The settings that differ between two configs, by value: strings, numbers, booleans and arrays
+ * of them. Functions are left out, as an inline config makes new ones on every render.
+ */
+export function changedSettings(
+  mounted: Record<string, unknown>,
+  current: Record<string, unknown>,
+): string[] {
+  const comparable = (value: unknown) =>
+    typeof value === 'function' ? undefined : JSON.stringify(value);
+  return [...new Set([...Object.keys(mounted), ...Object.keys(current)])].filter(
+    (key) => comparable(mounted[key]) !== comparable(current[key]),
+  );
+}
+
+/**
+ * Development builds only: `AuthProvider` reads its config once, when it mounts. A later change
+ * (another `client_id`, another `authority`) is ignored; this says so, and how to switch.
+ */
+export function warnConfigChange(
+  mounted: Record<string, unknown>,
+  current: Record<string, unknown>,
+): boolean {
+  const changed = changedSettings(mounted, current);
+  if (changed.length === 0) return false;
+  console.warn(
+    `oidc-kit: the config of <AuthProvider> changed after it mounted (${changed.join(', ')}); the change is ignored, as the provider reads its config once. To switch to another config, remount the provider with a key, e.g. <AuthProvider key={config.client_id} config={config}>.`,
+  );
+  return true;
+}
