@@ -29,8 +29,8 @@ export function ConfigErrorPanel({ error }: { error: AuthError }): ReactNode {
         <a href={`${errorsDocs}#config_invalid`}>What to do</a>
       </p>
       <p style={{ margin: '0.5rem 0 0', fontSize: '0.875rem' }}>
-        Shown in development builds only. In production the app renders, in the `error` state with
-        this error.
+        Shown in development builds only. In production the app renders, in the <code>error</code>{' '}
+        state with this error.
       </p>
     </section>
   );

@@ -3,6 +3,13 @@ import { configInvalid, showValue } from './configInvalid';
 
 const storages = ['session', 'local', 'memory'];
 
+/** The redirect URIs besides `redirect_uri` a config may set: on the app's origin, like it. */
+export const optionalRedirectUris = [
+  'post_logout_redirect_uri',
+  'silent_redirect_uri',
+  'popup_redirect_uri',
+] as const;
+
 function requireString(config: Record<string, unknown>, field: string, hint: string): void {
   const value = config[field];
   if (value === undefined || value === null || value === '') {
@@ -50,7 +57,7 @@ export function checkConfigShape(config: unknown, origin: string | undefined): v
     'redirect_uri',
     `Use this app's callback URL, e.g. "${origin ?? 'https://app.example.com'}/callback", registered at your provider.`,
   );
-  for (const field of ['post_logout_redirect_uri', 'silent_redirect_uri', 'popup_redirect_uri']) {
+  for (const field of optionalRedirectUris) {
     optional(
       input,
       field,

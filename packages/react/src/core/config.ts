@@ -1,5 +1,5 @@
 import type { UserManagerSettings } from 'oidc-client-ts';
-import { checkConfigShape } from './checkConfigShape';
+import { checkConfigShape, optionalRedirectUris } from './checkConfigShape';
 import { configInvalid, showValue } from './configInvalid';
 import { defaultRoleReader } from './roles';
 import type { RoleReader } from './roles';
@@ -169,7 +169,7 @@ export function validateConfig(
     throw configInvalid('client_id', process.env.NODE_ENV !== 'production' && 'is required.');
   }
   requireSameOrigin('redirect_uri', input.redirect_uri, origin);
-  for (const field of ['post_logout_redirect_uri', 'silent_redirect_uri', 'popup_redirect_uri']) {
+  for (const field of optionalRedirectUris) {
     if (input[field] !== undefined) requireSameOrigin(field, input[field], origin);
   }
 
