@@ -3,7 +3,6 @@ import type { ReactNode } from 'react';
 import { AuthClient } from './core/AuthClient';
 import type { AuthClientConfig, AuthClientEnvironment } from './core/AuthClient';
 import { createAuthSnapshot } from './core/authState';
-import { createAuthFetch } from './core/authFetch';
 import type { AuthError } from './core/errors';
 import { isAuthError } from './core/errors';
 import { AuthContext } from './authContext';
@@ -47,10 +46,8 @@ function failedClient(error: AuthError): AuthContextValue {
     getAccessToken: () => Promise.resolve(null),
     dismissError: () => undefined,
     readRoles: () => [],
-    fetch: createAuthFetch(
-      { getAccessToken: async () => null, renewAfterUnauthorized: async () => null },
-      [],
-    ),
+    // No token to send: the plain fetch.
+    fetch: (input, init) => globalThis.fetch(input, init),
   };
 }
 

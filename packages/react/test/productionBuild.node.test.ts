@@ -37,6 +37,7 @@ const developmentTexts = [
   'without the access token: that origin', // authFetch's warning
   'changed after it mounted', // AuthProvider's config warning
   'the auth configuration is invalid', // the development panel
+  'could not load a chunk of its own code', // the lazy parts
 ];
 
 describe.each(['esm', 'cjs'] as const)('the %s build', (format) => {

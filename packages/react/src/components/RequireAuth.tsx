@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
 import type { AccessRequirements } from '../core/checkAccess';
 import type { AuthError } from '../core/errors';
-import { sessionOverErrors } from '../core/toAuthError';
+import { sessionOverErrors } from '../core/sessionOverErrors';
 import { readGuardAttempt, writeGuardAttempt } from '../core/guardAttempts';
 import { useAccess } from '../hooks/useAccess';
 import { useAuthClient } from '../hooks/useAuthClient';

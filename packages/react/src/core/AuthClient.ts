@@ -1,10 +1,11 @@
 import type { User, UserManager } from 'oidc-client-ts';
 import type { AuthSnapshot } from './authState';
-import { createAuthFetch } from './authFetch';
+import { isCallback, isSignOutReturn } from './arrival';
 import type { AuthFetch } from './authFetch';
 import { validateConfig } from './config';
+import { isAuthError } from './errors';
 import type { AuthConfig, AuthOptions, ResolvedAuthConfig } from './config';
-import { SessionCore } from './SessionCore';
+import { loadLazyParts, SessionCore } from './SessionCore';
 import type { ChannelLike, LockManagerLike } from './tabSync';
 
 /** Options for {@link AuthClient.signIn}. */
@@ -106,7 +107,7 @@ export class AuthClient {
       this.config = validateConfig(config);
     }
     this.core = new SessionCore(this.config, environment, given);
-    this.fetch = createAuthFetch(this, this.config.apiOrigins, environment.fetch);
+    this.fetch = (input, init) => this.core.withParts((parts) => parts.fetch(input, init));
   }
 
   /** The current state; the same object until something changes. */
@@ -149,7 +150,9 @@ export class AuthClient {
    * way, another call joins it instead of starting a second one.
    */
   signIn(options: SignInOptions = {}): Promise<void> {
-    return this.core.signInFlow.signIn(options);
+    return this.core
+      .withParts((parts) => parts.signIn.signIn(options))
+      .catch((error: unknown) => this.unloaded(error));
   }
 
   /**
@@ -158,7 +161,9 @@ export class AuthClient {
    * `post_logout_redirect_uri` and `state`) and returns to `post_logout_redirect_uri`.
    */
   signOut(options: SignOutOptions = {}): Promise<void> {
-    return this.core.signOutFlow.signOut(options);
+    return this.core
+      .withParts((parts) => parts.signOut.signOut(options))
+      .catch((error: unknown) => this.unloaded(error));
   }
 
   /** Renews the tokens now (refresh token, else silent iframe); one renewal at a time, across tabs. */
@@ -185,8 +190,9 @@ export class AuthClient {
     const inFlight = callbacksInFlight.get(key);
     if (inFlight === undefined) {
       // Once settled, the address no longer holds the callback, so nothing asks again for it.
-      const run = this.core.callbackFlow
-        .processCallback(url)
+      const run = this.core
+        .withParts((parts) => parts.callback.processCallback(url))
+        .catch((error: unknown) => this.unloaded(error))
         .finally(() => callbacksInFlight.delete(key));
       callbacksInFlight.set(key, { owner: this, run });
       return run;
@@ -208,13 +214,28 @@ export class AuthClient {
     this.core.dispose();
   }
 
+  /**
+   * The flows settle every failure in the state; what reaches here is a chunk of the engine that
+   * could not load (`loadLazyParts`). The state says so, as for any failure; nothing else changed.
+   */
+  private unloaded(error: unknown): void {
+    if (!isAuthError(error)) throw error;
+    const { status, user, signOutReason } = this.core.snapshot;
+    this.core.set(status === 'loading' ? 'error' : status, user, error, signOutReason);
+  }
+
   private async run(): Promise<void> {
     this.core.tabSession.connect();
     const url = globalThis.location.href;
-    if (this.core.callbackFlow.isCallback(url)) return this.handleCallback(url);
-    if (this.core.signOutFlow.isSignOutReturn(url)) {
-      return this.core.signOutFlow.completeSignOut(url);
+    if (isCallback(this.core, url)) return this.handleCallback(url);
+    if (isSignOutReturn(this.core, url)) {
+      return this.core
+        .withParts((parts) => parts.signOut.completeSignOut(url))
+        .catch((error: unknown) => this.unloaded(error));
     }
     await this.core.tabSession.restore();
+    // What the first render did not need comes next: sign-in (a popup must open soon after the
+    // click), renewal, the ID-token checks. A failed load is retried when a part is used.
+    loadLazyParts().catch(() => undefined);
   }
 }

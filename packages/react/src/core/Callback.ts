@@ -1,3 +1,4 @@
+import { assertIssuer } from './assertIssuer';
 import { handOverUrl } from './handOver';
 import { removeFromAddress } from './removeFromAddress';
 import { safeReturnTo } from './returnTo';
@@ -41,13 +42,13 @@ export class Callback {
       requestType = state.request_type;
       const data = state.data as { returnTo?: unknown } | undefined;
       returnTo = safeReturnTo(data?.returnTo, this.core.origin());
-      const issuer = await this.core.checks.assertIssuer();
-      await this.core.checks.checkCallbackIssuer(url, params, issuer);
-      const user = await this.core.signInFlow.exchangeFresh(() =>
-        this.core.userManager.signinCallback(url),
-      );
+      const issuer = await assertIssuer(this.core);
+      await this.core.lazy().checks.checkCallbackIssuer(url, params, issuer);
+      const user = await this.core
+        .lazy()
+        .signIn.exchangeFresh(() => this.core.userManager.signinCallback(url));
       if (user === undefined) return; // a popup or iframe callback, handed to the opener
-      await this.core.signInFlow.beginSession(user);
+      await this.core.lazy().signIn.beginSession(user);
     } catch (cause) {
       const error = toAuthError(cause, operation);
       if (requestType === 'si:p' || requestType === 'si:s') {
@@ -87,23 +88,6 @@ export class Callback {
       }
     }
     (this.core.environment.navigate ?? defaultNavigate)(returnTo);
-  }
-
-  /** Whether `url` is a sign-in response on one of the redirect URIs (page, popup or iframe). */
-  isCallback(url: string): boolean {
-    const current = new URL(url);
-    // The settings oidc-client-ts uses (popup_redirect_uri defaults to redirect_uri there), so a
-    // ready-made UserManager's URIs count too.
-    const { redirect_uri, popup_redirect_uri, silent_redirect_uri } =
-      this.core.userManager.settings;
-    return (
-      [redirect_uri, popup_redirect_uri, silent_redirect_uri].some((uri) => {
-        const target = uri === undefined ? null : new URL(uri);
-        return target?.origin === current.origin && target.pathname === current.pathname;
-      }) &&
-      current.searchParams.has('state') &&
-      (current.searchParams.has('code') || current.searchParams.has('error'))
-    );
   }
 
   cleanAddress(url: string): void {

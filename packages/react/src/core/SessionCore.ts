@@ -4,25 +4,49 @@ import { canTransition, createAuthSnapshot, initialAuthSnapshot } from './authSt
 import type { AuthSnapshot, AuthStatus, SignOutReason } from './authState';
 import type { AuthClientEnvironment } from './AuthClient';
 import { browserStorage } from './browserStorage';
-import { Callback } from './Callback';
 import { createUserManager } from './createUserManager';
 import type { CheckedUserStore } from './CheckedUserStore';
 import type { StoredUser } from './CheckedUserStore';
 import type { ResolvedAuthConfig } from './config';
+import { authError } from './errors';
 import type { AuthError } from './errors';
-import { RefreshGuard } from './refreshGuard';
+import type * as LazyPartsModule from './lazyParts';
+import type { LazyParts } from './lazyParts';
 import { Renewal } from './Renewal';
 import { SessionRecords, tokenId } from './sessionRecord';
-import { receiveUser, shareSession } from './sharedSession';
-import type { SharedSession } from './sharedSession';
-import { SignIn } from './SignIn';
-import { SignOut } from './SignOut';
 import { TabSession } from './TabSession';
 import { withLock } from './tabSync';
 import type { TabSync } from './tabSync';
-import { UserChecks } from './UserChecks';
 
 type Listener = () => void;
+
+let lazyModule: typeof LazyPartsModule | undefined;
+let lazyLoading: Promise<unknown> | undefined;
+
+/**
+ * Loads the engine's lazy parts (see `lazyParts.ts`), once for every client; a failed load is
+ * retried by the next call. Apps need not call it: the engine loads them on first use and once it
+ * has started.
+ */
+export function loadLazyParts(): Promise<unknown> {
+  lazyLoading ??= import('./lazyParts').then(
+    (loaded) => {
+      lazyModule = loaded;
+    },
+    (cause: unknown) => {
+      lazyLoading = undefined;
+      throw authError(
+        'network',
+        process.env.NODE_ENV !== 'production' && [
+          'oidc-kit could not load a chunk of its own code (offline, or the app was redeployed meanwhile).',
+          'Nothing was sent to the identity provider; the session is unchanged. Try again, or reload the page.',
+        ],
+        { cause },
+      );
+    },
+  );
+  return lazyLoading;
+}
 
 /**
  * What the engine's parts share: the state store, the user storage, the session record, the tab
@@ -30,12 +54,11 @@ type Listener = () => void;
  * it wires here; nothing outside the engine sees it.
  */
 export class SessionCore {
-  readonly checks: UserChecks;
   readonly renewal: Renewal;
   readonly tabSession: TabSession;
-  readonly signInFlow: SignIn;
-  readonly callbackFlow: Callback;
-  readonly signOutFlow: SignOut;
+
+  /** The lazy parts, once their module is loaded and this core has used them. */
+  parts: LazyParts | undefined;
 
   /** The validated configuration, with defaults. */
   readonly config: ResolvedAuthConfig;
@@ -55,8 +78,6 @@ export class SessionCore {
   tabs: TabSync | undefined;
 
   sessionRecords: SessionRecords | undefined;
-
-  guard: RefreshGuard | undefined;
 
   /** Bumped whenever the session ends, so work begun for the old session cannot revive it. */
   epoch = 0;
@@ -82,43 +103,36 @@ export class SessionCore {
     this.config = config;
     this.environment = environment;
     this.givenUserManager = givenUserManager;
-    this.checks = new UserChecks(this);
     this.renewal = new Renewal(this);
     this.tabSession = new TabSession(this);
-    this.signInFlow = new SignIn(this);
-    this.callbackFlow = new Callback(this);
-    this.signOutFlow = new SignOut(this);
   }
+
+  /**
+   * Runs `run` with the lazy parts: at once when their module is loaded (so a call starts in the
+   * same tick as it always did), else once it is.
+   */
+  withParts<T>(run: (parts: LazyParts) => Promise<T>): Promise<T> {
+    const parts = this.loadedParts();
+    if (parts !== undefined) return run(parts);
+    return loadLazyParts().then(() => run(this.lazy()));
+  }
+
+  /** The lazy parts, for code that runs only once they are loaded (the lazy parts themselves). */
+  lazy(): LazyParts {
+    return this.loadedParts() as LazyParts;
+  }
+
+  loadedParts(): LazyParts | undefined {
+    if (this.parts === undefined && lazyModule !== undefined) {
+      this.parts = lazyModule.createLazyParts(this);
+    }
+    return this.parts;
+  }
+
   /** The `UserManager` this client drives (created on first use). */
   get userManager(): UserManager {
     if (this.manager === undefined) this.manager = this.createUserManager();
     return this.manager;
-  }
-
-  /**
-   * Takes a session another tab shared, when it is the session the record names and its ID token
-   * passes the checks (signature included when verification is on). Returns the user, or null.
-   */
-  async adopt(shared: SharedSession): Promise<User | null> {
-    const epoch = this.epoch;
-    try {
-      if (this.records().read()?.session !== shared.id) return null;
-      const keepRefreshToken = this.config.storage !== 'memory';
-      const idToken = (JSON.parse(shared.user) as { id_token?: unknown }).id_token;
-      if (typeof idToken !== 'string') return null;
-      const claims = await this.checks.checkIdTokenOf(idToken, false);
-      const user = receiveUser(shared.user, claims, keepRefreshToken);
-      if (this.epoch !== epoch || this.records().read()?.session !== shared.id) return null;
-      this.session = shared.id;
-      await this.userStore().setTrusted(this.userKey(), user.toStorageString(), shared.id);
-      return user;
-    } catch {
-      return null;
-    }
-  }
-
-  share(user: User): SharedSession {
-    return shareSession(this.session as string, user, this.config.storage !== 'memory');
   }
 
   async bookSession(session: string, user: User): Promise<void> {
@@ -127,12 +141,9 @@ export class SessionCore {
     this.records().write({ session, refresh, requested: 0 });
   }
 
-  signedIn(user: User, announce?: 'signed-in' | 'renewed'): void {
+  signedIn(user: User): void {
     this.set('authenticated', user, null);
     this.renewal.scheduleRenewal(user);
-    if (announce !== undefined && this.session !== null) {
-      this.tabs?.post({ type: announce, session: this.share(user) });
-    }
   }
 
   /**
@@ -166,7 +177,8 @@ export class SessionCore {
   ): void {
     if (this.disposed) return;
     const from = this.snapshot.status;
-    if (from !== status && !canTransition(from, status) && process.env.NODE_ENV !== 'production') {
+    // Checked in development only: the table is no use to a production build.
+    if (process.env.NODE_ENV !== 'production' && from !== status && !canTransition(from, status)) {
       throw new Error(`oidc-kit: internal error, no transition from ${from} to ${status}.`);
     }
     const next = createAuthSnapshot(status, user, error, signOutReason);
@@ -218,11 +230,6 @@ export class SessionCore {
     return this.sessionRecords;
   }
 
-  refreshGuard(): RefreshGuard {
-    this.guard ??= new RefreshGuard(this.records());
-    return this.guard;
-  }
-
   withRenewLock<T>(task: () => Promise<T>): Promise<T> {
     const { authority, client_id } = this.config.oidc;
     return withLock(
@@ -237,7 +244,7 @@ export class SessionCore {
       this.config,
       this.environment,
       this.givenUserManager,
-      (user, previous) => this.checks.checkUser(user, previous),
+      (user, previous) => this.withParts((parts) => parts.checks.checkUser(user, previous)),
       () => (this.freshSignIn ? this.incoming : this.session),
     );
     this.store = created.store;
@@ -257,7 +264,7 @@ export class SessionCore {
   dispose(): void {
     this.disposed = true;
     this.renewal.stopRenewing();
-    this.signInFlow.stopWatching();
+    this.parts?.signIn.stopWatching();
     for (const undo of this.teardown.splice(0)) undo();
     this.tabs?.close();
     this.listeners.clear();

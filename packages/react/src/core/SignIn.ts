@@ -1,4 +1,5 @@
 import type { User } from 'oidc-client-ts';
+import { assertIssuer } from './assertIssuer';
 import { safeReturnTo } from './returnTo';
 import { newSessionId } from './sessionRecord';
 import { toAuthError } from './toAuthError';
@@ -40,7 +41,7 @@ export class SignIn {
       extraQueryParams: options.extraQueryParams,
     };
     try {
-      await this.core.checks.assertIssuer();
+      await assertIssuer(this.core);
       if (options.popup === true) {
         // Without this, a popup the user closes leaves sign-in waiting forever.
         const user = await this.exchangeFresh(() =>
@@ -101,6 +102,7 @@ export class SignIn {
     this.core.incoming = null;
     this.core.session = session;
     await this.core.withRenewLock(() => this.core.bookSession(session, user));
-    this.core.signedIn(user, 'signed-in');
+    this.core.signedIn(user);
+    this.core.lazy().sharing.announce('signed-in', user);
   }
 }

@@ -2,7 +2,7 @@ import type { User, SignoutRedirectArgs } from 'oidc-client-ts';
 import type { SignOutReason } from './authState';
 import type { AuthError } from './errors';
 import { toAuthError } from './toAuthError';
-import { browserStorage } from './browserStorage';
+import { signOutMark } from './arrival';
 import type { SignOutOptions } from './AuthClient';
 import type { SessionCore } from './SessionCore';
 import { removeFromAddress } from './removeFromAddress';
@@ -69,32 +69,19 @@ export class SignOut {
       extraQueryParams,
     };
     try {
-      if (returnTo !== undefined) this.signOutMarks()?.setItem(this.signOutMarkKey(), reason);
+      if (returnTo !== undefined) signOutMark(this.core).write(reason);
       await this.core.userManager.signoutRedirect(args);
     } catch (cause) {
-      this.signOutMarks()?.removeItem(this.signOutMarkKey());
+      signOutMark(this.core).remove();
       this.core.set('unauthenticated', null, toAuthError(cause, 'sign-out'), reason);
     }
   }
 
-  /** Whether `url` is the return from the provider's logout to `post_logout_redirect_uri`. */
-  isSignOutReturn(url: string): boolean {
-    const target = this.core.config.oidc.post_logout_redirect_uri;
-    if (target === undefined) return false;
-    const current = new URL(url);
-    const expected = new URL(target);
-    if (current.origin !== expected.origin || current.pathname !== expected.pathname) return false;
-    return (
-      current.searchParams.has('state') ||
-      this.signOutMarks()?.getItem(this.signOutMarkKey()) != null
-    );
-  }
-
   /** Completes the return from the provider's logout: `state` checked, the address cleaned. */
   async completeSignOut(url: string): Promise<void> {
-    const marks = this.signOutMarks();
-    const mark = marks?.getItem(this.signOutMarkKey()) ?? null;
-    marks?.removeItem(this.signOutMarkKey());
+    const marks = signOutMark(this.core);
+    const mark = marks.read();
+    marks.remove();
     let error: AuthError | null = null;
     let reason: SignOutReason | null = null;
     try {
@@ -123,14 +110,5 @@ export class SignOut {
       // Best effort: the local session is gone already, and an unrevoked token expires.
       if (token !== undefined) await client.revokeToken(token, type).catch(() => undefined);
     }
-  }
-
-  /** Where a sign-out that leaves for the provider notes its reason for the return (this tab). */
-  signOutMarks(): Storage | null {
-    return browserStorage('sessionStorage');
-  }
-
-  signOutMarkKey(): string {
-    return `oidc-kit:signed-out:${this.core.config.oidc.authority}:${this.core.config.oidc.client_id}`;
   }
 }

@@ -1,15 +1,15 @@
 import type { User } from 'oidc-client-ts';
+import { assertIssuer } from './assertIssuer';
 import type { StoredUser } from './CheckedUserStore';
 import { authError, isAuthError } from './errors';
 import type { AuthError } from './errors';
 import type { SessionRecord } from './sessionRecord';
 import { TabSync } from './tabSync';
-import type { TabMessage } from './tabSync';
 import type { SessionCore } from './SessionCore';
 
 /**
- * The session across tabs: restoring it on load, answering and adopting other tabs' sessions,
- * and re-checking the shared record when the page wakes (rules 2, 3, 4, 7 and 8).
+ * The session across tabs: restoring it on load and re-checking the shared record when the page
+ * wakes (rules 2, 7 and 8). Answering and adopting other tabs' sessions is `SessionSharing`'s.
  */
 export class TabSession {
   constructor(private readonly core: SessionCore) {}
@@ -18,7 +18,7 @@ export class TabSession {
     const { authority, client_id } = this.core.config.oidc;
     this.core.tabs = new TabSync(
       `oidc-kit:${authority}:${client_id}`,
-      (message) => void this.onTabMessage(message),
+      (message) => void this.core.withParts((parts) => parts.sharing.onTabMessage(message)),
       this.core.environment.createChannel,
     );
     const onPageShow = (event: PageTransitionEvent) => {
@@ -27,7 +27,8 @@ export class TabSession {
       // session that ended while it was away.
       if (this.core.snapshot.status === 'signing-out') this.core.set('unauthenticated', null, null);
       if (this.core.snapshot.status === 'signing-in') {
-        this.core.signInFlow.signingIn = undefined;
+        const signIn = this.core.parts?.signIn;
+        if (signIn !== undefined) signIn.signingIn = undefined;
         void this.restore();
       }
       this.recheck();
@@ -97,7 +98,9 @@ export class TabSession {
         if (this.core.epoch !== epoch || this.core.disposed) return;
         // The session arrived meanwhile (a `signed-in` message): nothing left to do.
         if (this.core.session !== null && this.core.snapshot.status === 'authenticated') return;
-        if (shared !== null) user = await this.core.adopt(shared);
+        if (shared !== null) {
+          user = await this.core.withParts((parts) => parts.sharing.adopt(shared));
+        }
       }
     }
     if (this.core.epoch !== epoch || this.core.disposed) return;
@@ -106,7 +109,7 @@ export class TabSession {
       // Sign-in is likely next: fetch discovery now, so the click that opens a popup does not
       // wait on the network (popup blockers only allow windows opened soon after a click). A
       // wrong `authority` shows now rather than at the first click; being offline does not.
-      void this.core.checks.assertIssuer().catch((error: unknown) => {
+      void assertIssuer(this.core).catch((error: unknown) => {
         if (!isAuthError(error, 'config_invalid') || this.core.epoch !== epoch) return;
         if (this.core.snapshot.status === 'unauthenticated') {
           this.core.set('unauthenticated', null, error);
@@ -128,59 +131,6 @@ export class TabSession {
     // No shared storage: the record lived in a page that is gone; this tab's store is all there is.
     void this.core.bookSession(stored.session, stored.user);
     return true;
-  }
-
-  /** Hands this tab's session to the tab `to`, when this tab holds one. */
-  answer(to: string, user: User | null): void {
-    if (user !== null && this.core.session !== null) {
-      this.core.tabs?.post({ type: 'session', to, session: this.core.share(user) });
-    }
-  }
-
-  async onTabMessage(message: TabMessage): Promise<void> {
-    if (this.core.disposed) return;
-    const user = this.core.snapshot.user;
-    switch (message.type) {
-      case 'session-request':
-        this.answer(message.from, user);
-        return;
-      case 'renew-request': {
-        if (user?.refresh_token === undefined || this.core.session === null) return;
-        const renewed =
-          (await this.core.renewal.renew().catch(() => null)) ?? this.core.snapshot.user;
-        this.answer(message.from, renewed);
-        return;
-      }
-      case 'signed-in':
-      case 'renewed': {
-        if (this.core.snapshot.status === 'signing-out') return;
-        // A renewal belongs to a session this tab has; a tab without one waits for a sign-in.
-        if (
-          message.type === 'renewed' &&
-          (user === null || message.session.id !== this.core.session)
-        )
-          return;
-        const shared = await this.core.adopt(message.session);
-        if (shared !== null) this.core.signedIn(shared);
-        return;
-      }
-      case 'signed-out':
-        // Whatever this tab is doing (a step-up under way too), the session it holds is over.
-        if (message.session !== this.core.session) return;
-        this.core.leave();
-        await this.core.clearUser();
-        this.core.set(
-          'unauthenticated',
-          null,
-          signedOutElsewhere(message.reason),
-          message.reason === 'session_expired' ? 'expired' : 'elsewhere',
-        );
-        // Best effort, once the session is gone here, as in the tab that signed out.
-        if (message.revoke === true && user !== null) await this.core.signOutFlow.revoke(user);
-        return;
-      default:
-        return;
-    }
   }
 }
 

@@ -1,39 +1,15 @@
 import type { User } from 'oidc-client-ts';
-import { discoveryError } from './discoveryError';
-import { authError } from './errors';
 import { checkIdToken, idTokenInvalid } from './idToken';
 import { verifyIdTokenSignature } from './verifyIdTokenSignature';
 import type { SessionCore } from './SessionCore';
 
 /**
  * The checks oidc-kit adds before a user reaches the store (design: Security defaults): the
- * discovered issuer is `authority`, the callback's RFC 9207 `iss`, and the ID-token checks (the
- * signature too with `verifySignature`), for users from the provider and from other tabs.
+ * callback's RFC 9207 `iss`, and the ID-token checks (the signature too with `verifySignature`),
+ * for users from the provider and from other tabs. The issuer itself is `assertIssuer.ts`'s.
  */
 export class UserChecks {
   constructor(private readonly core: SessionCore) {}
-
-  /** The discovered issuer, which must be `authority`; a failed discovery names the URL tried. */
-  async assertIssuer(): Promise<string> {
-    const { metadataService, settings } = this.core.userManager;
-    let issuer: string;
-    try {
-      issuer = await metadataService.getIssuer();
-    } catch (cause) {
-      throw discoveryError(cause, settings.metadataUrl) ?? cause;
-    }
-    if (issuer !== this.core.config.oidc.authority) {
-      throw authError(
-        'config_invalid',
-        process.env.NODE_ENV !== 'production' && [
-          `oidc-kit config: \`authority\` must be exactly the issuer the provider announces: ${JSON.stringify(issuer)} (got ${JSON.stringify(this.core.config.oidc.authority)}).`,
-          'Nothing was sent to the identity provider.',
-        ],
-        { field: 'authority' },
-      );
-    }
-    return issuer;
-  }
 
   async checkCallbackIssuer(url: string, params: URLSearchParams, issuer: string): Promise<void> {
     // RFC 9207: the authorization response names its issuer, against mix-up attacks.

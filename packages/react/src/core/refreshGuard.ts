@@ -1,8 +1,5 @@
-import { tokenId } from './sessionRecord';
+import { minRequestInterval, tokenId } from './sessionRecord';
 import type { SessionRecord, SessionRecords } from './sessionRecord';
-
-/** At most one token request per session in this many ms, whatever the provider answers. */
-export const minRequestInterval = 10_000;
 
 /** What the guard allows a tab to do with the refresh token it holds. */
 export type RefreshDecision =

@@ -12,6 +12,9 @@ export interface SessionRecord {
   readonly requested: number;
 }
 
+/** At most one token request per session in this many ms, whatever the provider answers. */
+export const minRequestInterval = 10_000;
+
 // Without shared storage (no localStorage) the record lives in this page only.
 const pageRecords = new Map<string, string>();
 

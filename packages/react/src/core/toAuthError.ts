@@ -2,18 +2,10 @@ import { authError, isAuthError } from './errors';
 import type { AuthError, AuthErrorCode } from './errors';
 import { handedOver } from './handOver';
 import { idTokenInvalid } from './idToken';
+import { sessionOverErrors } from './sessionOverErrors';
 
 /** Which operation failed: it decides what an ambiguous low-level error means. */
 export type AuthOperation = 'sign-in' | 'callback' | 'renew' | 'sign-out';
-
-/** Provider answers that mean the session is over (no renewal can follow). */
-export const sessionOverErrors: ReadonlySet<string> = new Set([
-  'invalid_grant',
-  'login_required',
-  'interaction_required',
-  'consent_required',
-  'account_selection_required',
-]);
 
 /** The code of a failure nothing more is known of, by operation. */
 const fallbackCodes: Record<AuthOperation, AuthErrorCode> = {

@@ -1,0 +1,213 @@
+import { User } from 'oidc-client-ts';
+import { authError } from './errors';
+import { maxRenewRetries } from './Renewal';
+import type { SessionRecord } from './sessionRecord';
+import { sessionOverErrors } from './sessionOverErrors';
+import { toAuthError } from './toAuthError';
+import { randomNonce } from './randomNonce';
+import type { SessionCore } from './SessionCore';
+
+/**
+ * How a renewal runs (rules 1 and 4 of the session protocol): the refresh token under the guard,
+ * else another tab's tokens, else a silent authorize; a failure ends the session or is retried.
+ * When it runs is `Renewal`'s. Loaded on first use (see `lazyParts.ts`).
+ */
+export class RenewalRunner {
+  constructor(private readonly core: SessionCore) {}
+
+  /** One renewal, under the cross-tab lock; `Renewal.renew` makes sure only one runs. */
+  async runRenew(): Promise<User | null> {
+    const epoch = this.core.epoch;
+    const before =
+      this.core.snapshot.user ?? (await this.core.readStored().catch(() => null))?.user ?? null;
+    if (before === null) return null;
+    try {
+      // A tab without the refresh token (memory storage) asks the tab that holds it first.
+      const followed = await this.renewThroughOtherTab(before, epoch);
+      const user =
+        followed ?? (await this.core.withRenewLock(() => this.renewHoldingLock(before, epoch)));
+      this.core.renewal.renewRetries = 0;
+      return user;
+    } catch (cause) {
+      if (this.core.epoch !== epoch) return null; // signed out meanwhile: nothing left to renew
+      const error = toAuthError(cause, 'renew');
+      const current = this.core.snapshot.user ?? before;
+      const exhausted =
+        this.core.renewal.renewRetries >= maxRenewRetries && current.expired === true;
+      if (error.code === 'session_expired' || error.code === 'id_token_invalid' || exhausted) {
+        await this.core.endSession(error, await this.noTabCanRenew(current));
+        return null;
+      }
+      // A passing failure (network, provider down): keep the session, retry a bounded few times.
+      this.core.set('authenticated', current, error);
+      this.core.renewal.scheduleRetry();
+      throw error;
+    }
+  }
+
+  /**
+   * Whether the session cannot go on in any tab: no refresh token may be sent (spent, or none),
+   * or the one that may is this tab's. Else a tab that holds it may still renew.
+   */
+  async noTabCanRenew(current: User): Promise<boolean> {
+    const record = this.core.records().read();
+    if (record === null || record.refresh === null) return true;
+    return this.core.lazy().guard.isCurrent(record, current.refresh_token);
+  }
+
+  async renewThroughOtherTab(before: User, epoch: number): Promise<User | null> {
+    if (before.refresh_token !== undefined || this.core.config.storage !== 'memory') return null;
+    const shared = await this.core.tabs?.request(
+      'renew-request',
+      this.core.config.timeout + 1000,
+      (session) => session.id === this.core.session,
+    );
+    if (shared == null || this.core.epoch !== epoch) return null;
+    const user = await this.core.lazy().sharing.adopt(shared);
+    if (user === null || user.access_token === before.access_token) return null;
+    this.core.signedIn(user);
+    return user;
+  }
+
+  async renewHoldingLock(before: User, epoch: number): Promise<User | null> {
+    const session = this.core.session;
+    if (this.core.epoch !== epoch || session === null) return null;
+    const current = (await this.core.readStored())?.user ?? null;
+    if (this.core.epoch !== epoch) return null;
+    if (current === null) {
+      throw authError(
+        'session_expired',
+        process.env.NODE_ENV !== 'production' && [
+          'The session ended while waiting to renew it.',
+          'The local session was cleared.',
+        ],
+      );
+    }
+    // Another tab renewed while this one waited for the lock (shared storage): use its tokens.
+    if (current.access_token !== before.access_token && current.expired !== true) {
+      this.core.signedIn(current);
+      return current;
+    }
+    if ((globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false) {
+      // Offline: a request now would only spend the token on an answer that cannot come back.
+      throw authError(
+        'network',
+        process.env.NODE_ENV !== 'production' && [
+          'The identity provider could not be reached (offline).',
+          'The session is kept while its tokens are valid; renewal is retried.',
+        ],
+      );
+    }
+    const guard = this.core.lazy().guard;
+    const decision = await guard.claim(session, current.refresh_token);
+    if (this.core.epoch !== epoch) return null;
+    if (decision === 'ended') {
+      // Signed out or replaced in another tab, whose news has not reached this one yet.
+      this.core.tabSession.recheck();
+      return null;
+    }
+    if (decision === 'send') return this.refresh(current, session, epoch);
+    const record = this.core.records().read();
+    if (record?.session !== session) {
+      this.core.tabSession.recheck();
+      return null;
+    }
+    if (decision === 'not-current' && record.refresh !== null) {
+      // Another tab rotated this tab's refresh token: never send it again. Take the current tokens
+      // from the tab that holds them, else authorize silently.
+      const adopted = await this.currentFromOtherTab(record, before);
+      if (this.core.epoch !== epoch) return null;
+      if (adopted !== null) {
+        this.core.signedIn(adopted);
+        return adopted;
+      }
+    }
+    const latest = this.core.records().read();
+    if (latest?.session !== session) {
+      this.core.tabSession.recheck();
+      return null;
+    }
+    if (guard.tooSoon(latest)) {
+      // The session asked the provider under 10 s ago (rule 5): keep what there is.
+      this.core.renewal.scheduleRenewal(current);
+      return current;
+    }
+    return this.authorizeSilently(latest, epoch);
+  }
+
+  /** The session's current tokens from the tab that holds them, or null (no answer, or stale). */
+  async currentFromOtherTab(record: SessionRecord, before: User): Promise<User | null> {
+    const shared = await this.core.tabs?.request(
+      'session-request',
+      2000,
+      (session) => session.id === record.session,
+    );
+    if (shared == null) return null;
+    // An answer from a tab as stale as this one would make this tab authorize silently for nothing.
+    const offered = User.fromStorageString(shared.user);
+    const keepsRefreshToken = this.core.config.storage !== 'memory';
+    if (
+      keepsRefreshToken &&
+      !(await this.core.lazy().guard.isCurrent(record, offered.refresh_token))
+    ) {
+      return null;
+    }
+    if (offered.access_token === before.access_token) return null;
+    return this.core.lazy().sharing.adopt(shared);
+  }
+
+  /** Sends the refresh token, which the guard has marked spent. */
+  async refresh(current: User, session: string, epoch: number): Promise<User | null> {
+    let user: User | null;
+    try {
+      // Passed explicitly: oidc-client-ts drops its configured timeout for refresh requests
+      // when this argument is absent.
+      user = await this.core.userManager.signinSilent({
+        nonce: randomNonce(),
+        silentRequestTimeoutInSeconds: this.core.config.timeout / 1000,
+      });
+    } catch (error) {
+      const answer = (error as { name?: unknown; error?: unknown } | null) ?? {};
+      // The provider answered and refused for a passing reason: it did not use the token. Any
+      // other failure (no answer, a timeout) may follow a rotation: the token stays spent, and a
+      // later attempt authorizes silently (rule 1), at the pace of rule 5.
+      if (answer.name === 'ErrorResponse' && !sessionOverErrors.has(answer.error as string)) {
+        await this.core.lazy().guard.settle(session, current.refresh_token);
+      }
+      throw error;
+    }
+    return this.renewed(user, session, epoch);
+  }
+
+  /** Renews through a hidden `prompt=none` authorization, where the provider session allows. */
+  async authorizeSilently(record: SessionRecord, epoch: number): Promise<User | null> {
+    this.core.lazy().guard.startRequest(record);
+    const user = await this.core.userManager.signinSilent({
+      forceIframeAuth: true,
+      nonce: randomNonce(),
+      silentRequestTimeoutInSeconds: this.core.config.timeout / 1000,
+    });
+    return this.renewed(user, record.session, epoch);
+  }
+
+  async renewed(user: User | null, session: string, epoch: number): Promise<User | null> {
+    if (this.core.epoch !== epoch) {
+      // Signed out (here or in another tab) while the request was under way: drop what came back.
+      await this.core.clearUser();
+      return null;
+    }
+    if (user === null) {
+      throw authError(
+        'session_expired',
+        process.env.NODE_ENV !== 'production' && [
+          'The provider returned no session on renewal.',
+          'The local session was cleared.',
+        ],
+      );
+    }
+    await this.core.lazy().guard.settle(session, user.refresh_token);
+    this.core.signedIn(user);
+    this.core.lazy().sharing.announce('renewed', user);
+    return user;
+  }
+}

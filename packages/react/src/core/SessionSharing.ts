@@ -1,0 +1,102 @@
+import type { User } from 'oidc-client-ts';
+import type { SessionCore } from './SessionCore';
+import { receiveUser, shareSession } from './sharedSession';
+import type { SharedSession } from './sharedSession';
+import { signedOutElsewhere } from './TabSession';
+import type { TabMessage } from './tabSync';
+
+/**
+ * The session between tabs: sharing this tab's with the tabs that ask, announcing sign-ins and
+ * renewals, adopting another tab's once its ID token passes the checks, and ending with a session
+ * that ended elsewhere (rules 3 and 4). Loaded with the first message or request.
+ */
+export class SessionSharing {
+  constructor(private readonly core: SessionCore) {}
+
+  /**
+   * Takes a session another tab shared, when it is the session the record names and its ID token
+   * passes the checks (signature included when verification is on). Returns the user, or null.
+   */
+  async adopt(shared: SharedSession): Promise<User | null> {
+    const epoch = this.core.epoch;
+    try {
+      if (this.core.records().read()?.session !== shared.id) return null;
+      const keepRefreshToken = this.core.config.storage !== 'memory';
+      const idToken = (JSON.parse(shared.user) as { id_token?: unknown }).id_token;
+      if (typeof idToken !== 'string') return null;
+      const claims = await this.core.lazy().checks.checkIdTokenOf(idToken, false);
+      const user = receiveUser(shared.user, claims, keepRefreshToken);
+      if (this.core.epoch !== epoch || this.core.records().read()?.session !== shared.id)
+        return null;
+      this.core.session = shared.id;
+      await this.core
+        .userStore()
+        .setTrusted(this.core.userKey(), user.toStorageString(), shared.id);
+      return user;
+    } catch {
+      return null;
+    }
+  }
+
+  share(user: User): SharedSession {
+    return shareSession(this.core.session as string, user, this.core.config.storage !== 'memory');
+  }
+
+  /** Tells the other tabs of a sign-in or a renewal here, with the session to adopt. */
+  announce(type: 'signed-in' | 'renewed', user: User): void {
+    if (this.core.session !== null) this.core.tabs?.post({ type, session: this.share(user) });
+  }
+
+  /** Hands this tab's session to the tab `to`, when this tab holds one. */
+  answer(to: string, user: User | null): void {
+    if (user !== null && this.core.session !== null) {
+      this.core.tabs?.post({ type: 'session', to, session: this.share(user) });
+    }
+  }
+
+  async onTabMessage(message: TabMessage): Promise<void> {
+    if (this.core.disposed) return;
+    const user = this.core.snapshot.user;
+    switch (message.type) {
+      case 'session-request':
+        this.answer(message.from, user);
+        return;
+      case 'renew-request': {
+        if (user?.refresh_token === undefined || this.core.session === null) return;
+        const renewed =
+          (await this.core.renewal.renew().catch(() => null)) ?? this.core.snapshot.user;
+        this.answer(message.from, renewed);
+        return;
+      }
+      case 'signed-in':
+      case 'renewed': {
+        if (this.core.snapshot.status === 'signing-out') return;
+        // A renewal belongs to a session this tab has; a tab without one waits for a sign-in.
+        if (
+          message.type === 'renewed' &&
+          (user === null || message.session.id !== this.core.session)
+        )
+          return;
+        const shared = await this.adopt(message.session);
+        if (shared !== null) this.core.signedIn(shared);
+        return;
+      }
+      case 'signed-out':
+        // Whatever this tab is doing (a step-up under way too), the session it holds is over.
+        if (message.session !== this.core.session) return;
+        this.core.leave();
+        await this.core.clearUser();
+        this.core.set(
+          'unauthenticated',
+          null,
+          signedOutElsewhere(message.reason),
+          message.reason === 'session_expired' ? 'expired' : 'elsewhere',
+        );
+        // Best effort, once the session is gone here, as in the tab that signed out.
+        if (message.revoke === true && user !== null) await this.core.lazy().signOut.revoke(user);
+        return;
+      default:
+        return;
+    }
+  }
+}

@@ -1,0 +1,28 @@
+import { discoveryError } from './discoveryError';
+import { authError } from './errors';
+import type { SessionCore } from './SessionCore';
+
+/**
+ * The discovered issuer, which must be `authority` (design: Security defaults); a failed discovery
+ * names the URL tried. Checked at start, before a sign-in, and on the callback.
+ */
+export async function assertIssuer(core: SessionCore): Promise<string> {
+  const { metadataService, settings } = core.userManager;
+  let issuer: string;
+  try {
+    issuer = await metadataService.getIssuer();
+  } catch (cause) {
+    throw discoveryError(cause, settings.metadataUrl) ?? cause;
+  }
+  if (issuer !== core.config.oidc.authority) {
+    throw authError(
+      'config_invalid',
+      process.env.NODE_ENV !== 'production' && [
+        `oidc-kit config: \`authority\` must be exactly the issuer the provider announces: ${JSON.stringify(issuer)} (got ${JSON.stringify(core.config.oidc.authority)}).`,
+        'Nothing was sent to the identity provider.',
+      ],
+      { field: 'authority' },
+    );
+  }
+  return issuer;
+}

@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import type { Harness } from '../../test/support/harness';
+
+// The test setup loads the lazy parts before every file. These tests start from fresh modules, as
+// a page does, so that the parts are loaded by the engine itself.
+async function coldStart() {
+  vi.resetModules();
+  const { createHarness } = await import('../../test/support/harness');
+  const { isAuthError } = await import('./errors');
+  return { createHarness, isAuthError };
+}
+
+let harness: Harness | undefined;
+afterEach(() => {
+  harness?.dispose();
+  harness = undefined;
+  vi.doUnmock('./lazyParts');
+});
+
+describe('the lazy parts', () => {
+  test('a page that has not loaded them signs in, calls the API, renews and signs out', async () => {
+    const { createHarness } = await coldStart();
+    harness = createHarness();
+    const starter = harness.createClient();
+    // Sign-in is the first use: the parts load on the click.
+    const { client } = await harness.signIn(starter, { returnTo: '/orders' });
+    expect(client.getSnapshot().status).toBe('authenticated');
+    expect(harness.navigations).toEqual(['/orders']);
+
+    const response = await client.fetch(`${harness.provider.apiOrigin}/me`);
+    expect(response.status).toBe(200);
+    const before = client.getSnapshot().user?.access_token;
+    const renewed = await client.renew();
+    expect(renewed?.access_token).toBeDefined();
+    expect(renewed?.access_token).not.toBe(before);
+
+    await client.signOut({ redirect: false });
+    expect(client.getSnapshot().status).toBe('unauthenticated');
+  });
+
+  test('a chunk that fails to load: a network AuthError, nothing changed, the next call loads it', async () => {
+    let failing = true;
+    vi.doMock('./lazyParts', async (importOriginal) => {
+      if (failing) throw new TypeError('Failed to fetch dynamically imported module');
+      return importOriginal();
+    });
+    const { createHarness, isAuthError } = await coldStart();
+    harness = createHarness();
+    const client = harness.createClient();
+    await client.start();
+    expect(client.getSnapshot().status).toBe('unauthenticated');
+
+    // As any failed sign-in: the promise settles, the state holds the error.
+    await client.signIn();
+    const { status, error } = client.getSnapshot();
+    expect(status).toBe('unauthenticated');
+    expect(isAuthError(error, 'network')).toBe(true);
+    expect(error?.message).toMatch(/could not load a chunk of its own code/);
+    expect(harness.redirects).toEqual([]);
+
+    failing = false;
+    const waiting = harness.nextRedirect();
+    void client.signIn();
+    expect(new URL(await waiting).pathname).toBe('/authorize');
+    expect(client.getSnapshot().status).toBe('signing-in');
+  });
+
+  test('a callback page whose chunk fails to load shows a network error, not a spinner', async () => {
+    vi.doMock('./lazyParts', () => {
+      throw new TypeError('Failed to fetch dynamically imported module');
+    });
+    const { createHarness, isAuthError } = await coldStart();
+    harness = createHarness();
+    history.replaceState(null, '', '/callback?code=abc&state=xyz');
+    const client = harness.createClient();
+    await client.start();
+    const { status, error } = client.getSnapshot();
+    expect(status).toBe('error');
+    expect(isAuthError(error, 'network')).toBe(true);
+  });
+});
