@@ -6,7 +6,11 @@ import { existsSync } from 'node:fs';
 const cli = new URL('../dist/cli.js', import.meta.url);
 if (!existsSync(cli)) {
   console.error(
-    'oidc-kit-dev-provider: the package is not built. Run `npm run build` (or `npx turbo run build --filter=@oidc-kit/dev-provider`) first.',
+    [
+      `oidc-kit-dev-provider: ${cli.pathname} is missing.`,
+      'Installed from npm: the package arrived incomplete; reinstall it (`npm install -D @oidc-kit/dev-provider`).',
+      'In the oidc-kit repository: build it first (`npx turbo run build --filter=@oidc-kit/dev-provider`).',
+    ].join('\n'),
   );
   process.exit(1);
 }

@@ -5,7 +5,9 @@ import { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provid
 // which is the point of this package.
 import { createMemoryAdapter } from 'oidc-provider/lib/adapters/memory_adapter.js';
 import { idTokenHintMatchesSession } from './idTokenHintMatchesSession.js';
+import { referenceAppClient } from './loadClientsFile.js';
 import type { DevClient } from './loadClientsFile.js';
+import { corsAllowed, loopbackClient } from './loopbackClient.js';
 import type { ResolvedDevUser } from './loadUsersFile.js';
 import type { SigningKeys } from './loadSigningKeys.js';
 import { renderErrorPage } from './renderErrorPage.js';
@@ -50,6 +52,10 @@ export function createProviderConfiguration(settings: ProviderSettings): Configu
       response_types: ['code'],
       redirect_uris: client.redirect_uris,
       post_logout_redirect_uris: client.post_logout_redirect_uris ?? [],
+      // The built-in client takes an app on any loopback port; the ones you add, their URIs exactly.
+      ...(client.client_id === referenceAppClient.client_id
+        ? loopbackClient(client.redirect_uris, client.post_logout_redirect_uris ?? [])
+        : null),
     })),
     clientAuthMethods: ['none'],
     responseTypes: ['code'],
@@ -117,7 +123,7 @@ export function createProviderConfiguration(settings: ProviderSettings): Configu
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
 
     clientBasedCORS: (_ctx, origin, client) =>
-      (client.redirectUris ?? []).some((uri) => new URL(uri).origin === origin),
+      corsAllowed(origin, client.redirectUris ?? [], client.applicationType === 'native'),
 
     async renderError(ctx, out) {
       send(ctx, renderErrorPage({ ...out }));

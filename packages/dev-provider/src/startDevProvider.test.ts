@@ -291,6 +291,52 @@ describe('authorization code flow with PKCE through the login page', () => {
   });
 });
 
+describe('the default client on another loopback port (development: any port, RFC 8252)', () => {
+  for (const origin of ['http://localhost:3000', 'http://127.0.0.1:4321']) {
+    it(`signs in, answers CORS and signs out for an app on ${origin}`, async () => {
+      const redirectUri = `${origin}/callback`;
+      const { code, verifier, browser } = await signIn(provider.issuer, {
+        username: 'alice',
+        redirectUri,
+      });
+      const response = await postForm(
+        `${provider.issuer}/token`,
+        {
+          grant_type: 'authorization_code',
+          code,
+          code_verifier: verifier,
+          client_id: 'reference-app',
+          redirect_uri: redirectUri,
+        },
+        origin,
+      );
+      expect(response.status).toBe(200);
+      expect(response.headers.get('access-control-allow-origin')).toBe(origin);
+      const tokens = (await response.json()) as { id_token: string };
+
+      const url = new URL(`${provider.issuer}/session/end`);
+      url.search = new URLSearchParams({
+        id_token_hint: tokens.id_token,
+        post_logout_redirect_uri: `${origin}/signed-out`,
+        state: 'st',
+      }).toString();
+      const page = await browser.open(url);
+      expect(page.response.status).toBeLessThan(400);
+    });
+  }
+
+  it('still refuses a redirect URI off the loopback, or on another path', async () => {
+    for (const redirectUri of ['http://example.com:5173/callback', 'http://localhost:3000/other']) {
+      const visit = await new Browser(provider.issuer).open(
+        authorizationUrl(provider.issuer, { redirectUri, challenge: pkce().challenge }),
+      );
+      expect(visit.redirectedTo, redirectUri).toBeUndefined();
+      expect(visit.response.status, redirectUri).toBe(400);
+      expect(visit.body).toContain('redirect_uri');
+    }
+  });
+});
+
 describe('a wrong path', () => {
   it('answers 404 with CORS headers, so an app on another origin sees the status', async () => {
     const response = await fetch(

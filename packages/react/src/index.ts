@@ -58,10 +58,4 @@ export { safeReturnTo } from './core/returnTo';
 export { defaultRoleReader, roleReaders } from './core/roles';
 export type { RoleReader } from './core/roles';
 export { checkAccess } from './core/checkAccess';
-// Shared with the /react-router entry, which must not hold its own copy; not for apps.
-export {
-  readGuardAttempt as UNSAFE_readGuardAttempt,
-  writeGuardAttempt as UNSAFE_writeGuardAttempt,
-} from './core/guardAttempts';
-export type { GuardAttempt as UNSAFE_GuardAttempt } from './core/guardAttempts';
 export type { AccessRequirements } from './core/checkAccess';

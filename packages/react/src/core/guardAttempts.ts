@@ -9,7 +9,10 @@ export interface GuardAttempt {
 const key = 'oidc-kit:guard-attempt';
 // Long enough to cover a trip through the provider's login page, short enough to forget.
 const memory = 10 * 60 * 1000;
-let fallback: GuardAttempt | null = null;
+// Without sessionStorage the attempt lives in the page, in one place for every copy of this module:
+// the main entry and the /react-router entry each bundle one.
+const fallbackKey = Symbol.for('@oidc-kit/react/guard-attempt');
+const page = globalThis as { [fallbackKey]?: GuardAttempt | null };
 
 function storage(): Storage | null {
   try {
@@ -21,7 +24,7 @@ function storage(): Storage | null {
 
 /** The guard's last automatic sign-in for `returnTo`, if it is recent. */
 export function readGuardAttempt(returnTo: string): GuardAttempt | null {
-  let attempt: GuardAttempt | null = fallback;
+  let attempt: GuardAttempt | null = page[fallbackKey] ?? null;
   const store = storage();
   if (store !== null) {
     try {
@@ -38,7 +41,7 @@ export function readGuardAttempt(returnTo: string): GuardAttempt | null {
 /** Remembers an automatic sign-in, stamped now (it survives the redirect: sessionStorage is per tab). */
 export function writeGuardAttempt(next: Omit<GuardAttempt, 'at'> | null): void {
   const attempt = next === null ? null : { ...next, at: Date.now() };
-  fallback = attempt;
+  page[fallbackKey] = attempt;
   const store = storage();
   if (store === null) return;
   if (attempt === null) store.removeItem(key);

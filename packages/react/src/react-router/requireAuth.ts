@@ -1,17 +1,14 @@
 import { data } from 'react-router';
 import type { User } from 'oidc-client-ts';
-import {
-  checkAccess,
-  describeSignInError,
-  UNSAFE_readGuardAttempt,
-  UNSAFE_writeGuardAttempt,
-} from '@oidc-kit/react';
+import { checkAccess, describeSignInError } from '@oidc-kit/react';
 import type {
   AccessRequirements,
   AuthContextValue,
   AuthErrorCode,
   AuthSnapshot,
 } from '@oidc-kit/react';
+// Bundled into this entry; the attempt itself is shared with the main entry's copy (see the file).
+import { readGuardAttempt, writeGuardAttempt } from '../core/guardAttempts';
 import { returnToFromRequest } from './returnToFromRequest';
 
 /**
@@ -69,7 +66,7 @@ export function requireAuth(
     const snapshot = await waitForAuth(client);
     const returnTo = returnToFromRequest(request);
     if (snapshot.user !== null) {
-      UNSAFE_writeGuardAttempt(null);
+      writeGuardAttempt(null);
       if (!checkAccess(snapshot.user, requirements, (user) => client.readRoles(user))) {
         throw data<AuthGuardFailure>(
           { code: 'forbidden', message: 'Your account lacks the role this page needs.' },
@@ -86,13 +83,13 @@ export function requireAuth(
         { status: 401 },
       );
     }
-    if (UNSAFE_readGuardAttempt(returnTo) !== null) {
+    if (readGuardAttempt(returnTo) !== null) {
       throw data<AuthGuardFailure>(
         { code: 'sign_in_needed', message: 'Sign in to open this page.' },
         { status: 401 },
       );
     }
-    UNSAFE_writeGuardAttempt({ returnTo, silent: false });
+    writeGuardAttempt({ returnTo, silent: false });
     await client.signIn({ returnTo });
     // The page is leaving for the provider; keep the navigation pending until it does.
     return new Promise<never>(() => undefined);
