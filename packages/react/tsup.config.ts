@@ -79,6 +79,7 @@ export default defineConfig((options) => ({
     index: 'src/index.ts',
     'testing/index': 'src/testing/index.ts',
     'react-router/index': 'src/react-router/index.ts',
+    'verify-signature/index': 'src/verify-signature/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

@@ -9,6 +9,10 @@ const packageAliases = [
   { find: /^@oidc-kit\/react$/, replacement: source('index.ts') },
   { find: /^@oidc-kit\/react\/testing$/, replacement: source('testing/index.ts') },
   { find: /^@oidc-kit\/react\/react-router$/, replacement: source('react-router/index.ts') },
+  {
+    find: /^@oidc-kit\/react\/verify-signature$/,
+    replacement: source('verify-signature/index.ts'),
+  },
 ];
 const react18 = fileURLToPath(new URL('../test-react18/node_modules/', import.meta.url));
 const require = createRequire(import.meta.url);

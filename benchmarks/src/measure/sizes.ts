@@ -27,8 +27,8 @@ export interface SizeResults {
 const appExternals = ['react', 'react-dom', 'react-router', 'react/jsx-runtime'];
 /**
  * "oidc-client-ts external" leaves out what an app has whichever React binding it picks:
- * oidc-client-ts and its JWT decoder, and jose (the signature verifier, loaded only with
- * `verifySignature: true`).
+ * oidc-client-ts and its JWT decoder, and jose (needed only by the `/verify-signature` entry,
+ * which these apps do not import).
  */
 const libraryExternals = ['oidc-client-ts', 'jwt-decode', 'jose'];
 const entriesDir = join(outDir, 'size-entries');

@@ -52,6 +52,7 @@ export type {
   AuthOptions,
   OidcSettings,
   ResolvedAuthConfig,
+  SignatureVerifier,
   TokenStorage,
 } from './core/config';
 export { safeReturnTo } from './core/returnTo';

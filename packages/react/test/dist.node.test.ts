@@ -6,7 +6,12 @@ import { describe, expect, test } from 'vitest';
 import type * as ReactRouterEntry from '@oidc-kit/react/react-router';
 
 const require = createRequire(import.meta.url);
-const entries = ['@oidc-kit/react', '@oidc-kit/react/testing', '@oidc-kit/react/react-router'];
+const entries = [
+  '@oidc-kit/react',
+  '@oidc-kit/react/testing',
+  '@oidc-kit/react/react-router',
+  '@oidc-kit/react/verify-signature',
+];
 
 function load(entry: string) {
   try {
@@ -84,6 +89,26 @@ test('the main and testing entries never import react-router (an optional peer)'
   }
   const routerEntry = readFileSync(require.resolve('@oidc-kit/react/react-router'), 'utf8');
   expect(routerEntry).toMatch(/require\("react-router"\)/);
+});
+
+test('only the verify-signature entry imports jose (an optional peer): other apps never bundle it', () => {
+  for (const entry of [
+    '@oidc-kit/react',
+    '@oidc-kit/react/testing',
+    '@oidc-kit/react/react-router',
+  ]) {
+    for (const file of [require.resolve(entry), require.resolve(entry).replace(/\.cjs$/, '.js')]) {
+      const code = readFileSync(file, 'utf8');
+      expect(code, file).not.toMatch(/["']jose["']/);
+      // Nor through a chunk of the main entry.
+      for (const chunk of code.matchAll(/from ["'](\.\/[^"']+)["']/g)) {
+        const path = new URL(chunk[1] as string, `file://${file}`).pathname;
+        expect(readFileSync(path, 'utf8'), path).not.toMatch(/["']jose["']/);
+      }
+    }
+  }
+  const verifier = readFileSync(require.resolve('@oidc-kit/react/verify-signature'), 'utf8');
+  expect(verifier).toMatch(/require\("jose"\)/);
 });
 
 test('development checks are left to the app’s bundler (process.env.NODE_ENV is not baked in)', () => {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { verifyIdTokenSignature } from '../verify-signature';
 import {
   addressHasAuthParams,
   createHarness,
@@ -86,7 +87,7 @@ describe('every ID-token check fails on its own, and nothing is stored', () => {
 
   test('signature, when verification is on: a token signed with a foreign key is refused', async () => {
     const { client, storage } = await landOnCallback({ signWithForeignKey: true }, undefined, {
-      verifySignature: true,
+      verifySignature: verifyIdTokenSignature,
     });
     expect(client.getSnapshot().error?.check).toBe('signature');
     expectNothingLeft(storage);
@@ -95,7 +96,7 @@ describe('every ID-token check fails on its own, and nothing is stored', () => {
   test('signature, when verification is on: a genuine token passes', async () => {
     // Another issuer, so that no key set is cached from an earlier test.
     const { client } = await landOnCallback({ issuer: 'https://id2.example.test' }, undefined, {
-      verifySignature: true,
+      verifySignature: verifyIdTokenSignature,
     });
     expect(client.getSnapshot().status).toBe('authenticated');
     expect(harness.provider.count('jwks')).toBe(1);

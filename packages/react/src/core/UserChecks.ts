@@ -1,6 +1,5 @@
 import type { User } from 'oidc-client-ts';
 import { checkIdToken, idTokenInvalid } from './idToken';
-import { verifyIdTokenSignature } from './verifyIdTokenSignature';
 import type { SessionCore } from './SessionCore';
 
 /**
@@ -62,9 +61,21 @@ export class UserChecks {
       clockLeeway: this.core.config.clockLeeway,
       times: fromProvider,
     });
-    if (this.core.config.verifySignature) {
-      const jwksUri = await this.core.userManager.metadataService.getKeysEndpoint(false);
-      await verifyIdTokenSignature(idToken, jwksUri, this.core.config.timeout);
+    const verify = this.core.config.verifySignature;
+    if (verify !== false) {
+      // Fails closed: whatever goes wrong (no JWKS, an unknown key, a bad signature, `alg: none`).
+      let jwksUri: string | undefined;
+      try {
+        jwksUri = await this.core.userManager.metadataService.getKeysEndpoint(false);
+        await verify(idToken, { jwksUri: jwksUri as string, timeout: this.core.config.timeout });
+      } catch (cause) {
+        throw idTokenInvalid(
+          'signature',
+          process.env.NODE_ENV !== 'production' &&
+            `its signature could not be verified against ${jwksUri ?? "the provider's keys (no jwks_uri)"} (${cause instanceof Error ? cause.message : String(cause)}).`,
+          cause,
+        );
+      }
     }
     return claims;
   }

@@ -97,7 +97,6 @@ export function checkConfigShape(config: unknown, origin: string | undefined): v
     (value) => storages.includes(value as string),
     `one of ${storages.map((s) => `"${s}"`).join(', ')}`,
   );
-  optional(input, 'verifySignature', (value) => typeof value === 'boolean', 'true or false');
   optional(
     input,
     'roles',

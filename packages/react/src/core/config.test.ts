@@ -43,6 +43,7 @@ describe('validateConfig accepts', () => {
   );
 
   test('explicit options, keeping other oidc-client-ts settings as given', () => {
+    const verifier = async () => undefined;
     const resolved = validateConfig(
       {
         ...valid,
@@ -55,7 +56,7 @@ describe('validateConfig accepts', () => {
         clockLeeway: 0,
         timeout: 2500,
         storage: 'memory',
-        verifySignature: true,
+        verifySignature: verifier,
       },
       { origin },
     );
@@ -66,7 +67,7 @@ describe('validateConfig accepts', () => {
     expect(resolved.clockLeeway).toBe(0);
     expect(resolved.timeout).toBe(2500);
     expect(resolved.storage).toBe('memory');
-    expect(resolved.verifySignature).toBe(true);
+    expect(resolved.verifySignature).toBe(verifier);
   });
 
   test('a client_secret key that is present but undefined', () => {
@@ -251,10 +252,16 @@ describe('validateConfig refuses with config_invalid naming the field', () => {
       /one of "session", "local", "memory"/,
     ],
     [
-      'a non-boolean verifySignature',
+      'a verifySignature that is no verifier',
       { ...valid, verifySignature: 'yes' },
       'verifySignature',
-      /true or false/,
+      /must be a verifier or false/,
+    ],
+    [
+      'verifySignature: true, which would verify nothing',
+      { ...valid, verifySignature: true },
+      'verifySignature',
+      /import \{ verifyIdTokenSignature \} from '@oidc-kit\/react\/verify-signature'/,
     ],
   ])('%s', (_label, config, field, message) => {
     const error = failure(config);
@@ -343,6 +350,7 @@ describe('validateConfig in a production build', () => {
     ],
     ['an http apiOrigin', { apiOrigins: ['http://api.example.com'] }, 'apiOrigins[0]'],
     ['an apiOrigin with a path', { apiOrigins: ['https://api.example.com/v1'] }, 'apiOrigins[0]'],
+    ['verifySignature: true (no verifier)', { verifySignature: true }, 'verifySignature'],
   ])('still refuses %s, with the short message and its link', (_label, change, field) => {
     vi.stubEnv('NODE_ENV', 'production');
     const error = failure({ ...valid, ...change });

@@ -20,8 +20,11 @@ export interface AuthOptions {
   timeout?: number;
   /** Where tokens are kept. Default `session` (sessionStorage). */
   storage?: TokenStorage;
-  /** Verify the ID token's signature against the provider's JWKS (one more request). Default false. */
-  verifySignature?: boolean;
+  /**
+   * Verify the ID token's signature against the provider's JWKS (one more request): pass
+   * `verifyIdTokenSignature` from `@oidc-kit/react/verify-signature` (needs `jose`). Default false.
+   */
+  verifySignature?: false | SignatureVerifier;
   /**
    * Reads the user's roles, for role checks in guards. Default: the `roles` claim.
    * @example roles: roleReaders.keycloak({ clientId: 'web' })
@@ -59,9 +62,18 @@ export interface ResolvedAuthConfig {
   readonly clockLeeway: number;
   readonly timeout: number;
   readonly storage: TokenStorage;
-  readonly verifySignature: boolean;
+  readonly verifySignature: false | SignatureVerifier;
   readonly roles: RoleReader;
 }
+
+/**
+ * Verifies an ID token's signature against the provider's keys (`jwksUri`, fetched within
+ * `timeout` ms); rejects when it does not verify. `@oidc-kit/react/verify-signature` has one.
+ */
+export type SignatureVerifier = (
+  idToken: string,
+  keys: { jwksUri: string; timeout: number },
+) => Promise<void>;
 
 /** The defaults {@link validateConfig} applies to fields left out. */
 export const authConfigDefaults = /* @__PURE__ */ Object.freeze({
@@ -116,7 +128,8 @@ function appOrigin(explicit: string | undefined): string | undefined {
  * `config_invalid` whose `field` and message name the field at fault and how to fix it.
  *
  * The security checks (no secret, PKCE, the code flow, an https authority outside loopback,
- * redirect URIs on the app's origin, `apiOrigins` as https origins) run in every build; the shape
+ * redirect URIs on the app's origin, `apiOrigins` as https origins, a real signature verifier)
+ * run in every build; the shape
  * checks (types, unknown keys) in development builds only.
  *
  * `origin` is the app's origin (default: `location.origin` in a browser); without one, the
@@ -142,6 +155,16 @@ export function validateConfig(
       'disablePKCE',
       process.env.NODE_ENV !== 'production' &&
         'must not be set: PKCE (S256) protects the authorization code of a public client and cannot be turned off. Remove `disablePKCE` from the config (or from your UserManager settings).',
+    );
+  }
+
+  const verifier = input.verifySignature;
+  if (verifier !== undefined && verifier !== false && typeof verifier !== 'function') {
+    // Anything else would read as "verification on" while no signature is checked.
+    throw configInvalid(
+      'verifySignature',
+      process.env.NODE_ENV !== 'production' &&
+        `must be a verifier or false (got ${showValue(verifier)}). To verify signatures, \`npm install jose\`, then \`import { verifyIdTokenSignature } from '@oidc-kit/react/verify-signature'\` and set \`verifySignature: verifyIdTokenSignature\`.`,
     );
   }
 
