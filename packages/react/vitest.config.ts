@@ -22,6 +22,14 @@ const testingLibraryEsm = require
   .replace(/index\.js$/, '@testing-library/react.esm.js');
 // React Router's ES build, for the same reason (Node's "node" condition picks its CommonJS one).
 const reactRouterEsm = require.resolve('react-router').replace(/index\.js$/, 'index.mjs');
+// React Router 8, installed beside 7 by the test-react-router8 workspace.
+const reactRouter8Dir = '../test-react-router8/node_modules/react-router/';
+const reactRouter8 = fileURLToPath(
+  new URL(`${reactRouter8Dir}dist/development/index.js`, import.meta.url),
+);
+const reactRouter8Package = fileURLToPath(
+  new URL(`${reactRouter8Dir}package.json`, import.meta.url),
+);
 
 const unit = {
   environment: 'jsdom',
@@ -41,7 +49,11 @@ export default defineConfig({
       {
         plugins: [react()],
         resolve: { alias: packageAliases },
-        test: { ...unit, name: 'react-19', env: { EXPECTED_REACT_MAJOR: '19' } },
+        test: {
+          ...unit,
+          name: 'react-19',
+          env: { EXPECTED_REACT_MAJOR: '19', EXPECTED_REACT_ROUTER_MAJOR: '7' },
+        },
       },
       {
         plugins: [react()],
@@ -58,8 +70,26 @@ export default defineConfig({
         test: {
           ...unit,
           name: 'react-18',
-          env: { EXPECTED_REACT_MAJOR: '18' },
+          env: { EXPECTED_REACT_MAJOR: '18', EXPECTED_REACT_ROUTER_MAJOR: '7' },
           server: { deps: { inline: ['@testing-library/react', 'react-router', /@storybook\//] } },
+        },
+      },
+      {
+        plugins: [react()],
+        resolve: {
+          alias: [
+            ...packageAliases,
+            { find: /^react-router$/, replacement: reactRouter8 },
+            { find: /^react-router\/package\.json$/, replacement: reactRouter8Package },
+          ],
+        },
+        // The router entry, its stories and the reference routes on React Router 8 (7 above).
+        test: {
+          ...unit,
+          name: 'react-router-8',
+          include: ['src/react-router/**/*.test.{ts,tsx}', 'test/reactRouterVersion.test.ts'],
+          env: { EXPECTED_REACT_ROUTER_MAJOR: '8' },
+          server: { deps: { inline: ['react-router'] } },
         },
       },
       {
