@@ -1,0 +1,253 @@
+// The first hour of an npm user, automated: both published packages packed with `npm pack`,
+// installed into a fresh Vite + React + strict TypeScript app whose code is the README's own
+// snippets, typechecked, built, served on a port that is not Vite's default, and signed in to and
+// out of with the packed dev provider in Chromium. Run by `npm test` (turbo's e2e task).
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { chromiumLaunchOptions } from '@oidc-kit/test-chromium';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'oidc-kit-packed-'));
+const app = join(work, 'app');
+const started = Date.now();
+const children = [];
+
+function step(text) {
+  console.log(`packed: ${text} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+}
+
+function run(command, args, cwd) {
+  return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** The version the workspace has installed, so the app's install comes from npm's cache. */
+function installed(name) {
+  return JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
+}
+
+function pack(directory) {
+  const [packed] = JSON.parse(
+    run('npm', ['pack', '--json', '--pack-destination', work], join(root, directory)),
+  );
+  return join(work, packed.filename);
+}
+
+/** The body of the fenced block of `language` that follows `heading` in the React README. */
+function snippet(heading, language) {
+  const readme = readFileSync(join(root, 'packages/react/README.md'), 'utf8');
+  const from = heading === null ? 0 : readme.indexOf(heading);
+  if (from < 0) throw new Error(`packages/react/README.md has no "${heading}" any more`);
+  const match = new RegExp('```' + language + '\\n([\\s\\S]*?)```').exec(readme.slice(from));
+  if (match === null) throw new Error(`no \`\`\`${language} block after "${heading}"`);
+  return match[1];
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, 'localhost', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `command`, resolving with the first match of `ready` in its output. */
+function start(command, args, cwd, ready) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`${command} not ready:\n${output}`)), 60_000);
+    const read = (chunk) => {
+      output += chunk;
+      const match = ready.exec(output);
+      if (match !== null) {
+        clearTimeout(timer);
+        resolve(match);
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.once('exit', (code) => reject(new Error(`${command} exited (${code}):\n${output}`)));
+  });
+}
+
+async function main() {
+  step('packing @oidc-kit/react and @oidc-kit/dev-provider');
+  const react = pack('packages/react');
+  const provider = pack('packages/dev-provider');
+
+  step('installing them into a fresh Vite app');
+  mkdirSync(join(app, 'src'), { recursive: true });
+  const write = (path, text) => writeFileSync(join(app, path), text);
+  write(
+    'package.json',
+    JSON.stringify(
+      {
+        name: 'packed-app',
+        private: true,
+        type: 'module',
+        dependencies: {
+          '@oidc-kit/react': `file:${react}`,
+          'oidc-client-ts': installed('oidc-client-ts'),
+          react: installed('react'),
+          'react-dom': installed('react-dom'),
+        },
+        devDependencies: {
+          '@oidc-kit/dev-provider': `file:${provider}`,
+          '@types/react': installed('@types/react'),
+          '@types/react-dom': installed('@types/react-dom'),
+          '@vitejs/plugin-react': installed('@vitejs/plugin-react'),
+          typescript: installed('typescript'),
+          vite: installed('vite'),
+        },
+      },
+      null,
+      2,
+    ),
+  );
+  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], app);
+
+  step('starting the packed dev provider on a free port');
+  const [, issuer] = await start(
+    join(app, 'node_modules/.bin/oidc-kit-dev-provider'),
+    ['--port', '0'],
+    app,
+    /ready at (http:\/\/localhost:\d+)/,
+  );
+
+  step('writing the app from the README: "Try it locally" config, quick-start component');
+  const config = snippet('## Try it locally in 2 minutes', 'ts').replaceAll(
+    'http://localhost:4000',
+    issuer,
+  );
+  if (config === snippet('## Try it locally in 2 minutes', 'ts')) {
+    throw new Error("the README's local config no longer names http://localhost:4000");
+  }
+  write('src/config.ts', config);
+  // The quick start, with its hosted-provider config swapped for the local one above.
+  const quickStart = snippet(null, 'tsx').replace(
+    /const config = \{[\s\S]*?\} satisfies AuthConfig;[^\n]*\n/,
+    "import { config } from './config';\n",
+  );
+  if (!quickStart.includes("import { config } from './config';")) {
+    throw new Error(
+      "the README's quick start no longer declares `const config = { … } satisfies AuthConfig`",
+    );
+  }
+  write('src/App.tsx', quickStart);
+  write(
+    'src/main.tsx',
+    "import { StrictMode } from 'react';\nimport { createRoot } from 'react-dom/client';\nimport { Root } from './App';\n\ncreateRoot(document.getElementById('root')!).render(\n  <StrictMode>\n    <Root />\n  </StrictMode>,\n);\n",
+  );
+  write(
+    'index.html',
+    '<!doctype html>\n<html lang="en">\n  <head><meta charset="UTF-8" /><title>Packed app</title></head>\n  <body>\n    <div id="root"></div>\n    <script type="module" src="/src/main.tsx"></script>\n  </body>\n</html>\n',
+  );
+  write(
+    'vite.config.ts',
+    "import react from '@vitejs/plugin-react';\nimport { defineConfig } from 'vite';\n\nexport default defineConfig({ plugins: [react()] });\n",
+  );
+  write(
+    'tsconfig.json',
+    JSON.stringify(
+      {
+        compilerOptions: {
+          target: 'ES2022',
+          lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+          module: 'ESNext',
+          moduleResolution: 'bundler',
+          jsx: 'react-jsx',
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          exactOptionalPropertyTypes: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: ['vite/client'],
+        },
+        include: ['src'],
+      },
+      null,
+      2,
+    ),
+  );
+
+  step('typechecking (strict) and building');
+  run(join(app, 'node_modules/.bin/tsc'), ['-p', '.'], app);
+  run(join(app, 'node_modules/.bin/vite'), ['build', '--logLevel', 'error'], app);
+  const assets = readdirSync(join(app, 'dist/assets'));
+  for (const asset of assets) {
+    // jose's error codes survive minification: its code must not be in an app that never verifies.
+    if (readFileSync(join(app, 'dist/assets', asset), 'utf8').includes('ERR_JWKS')) {
+      throw new Error(`the build bundles jose (${asset}) though the app never verifies signatures`);
+    }
+  }
+
+  const port = await freePort();
+  step(`serving the build on http://localhost:${port} (not Vite's default port)`);
+  await start(
+    join(app, 'node_modules/.bin/vite'),
+    ['preview', '--port', String(port), '--strictPort', '--host', 'localhost'],
+    app,
+    /localhost:\d+/,
+  );
+  const origin = `http://localhost:${port}`;
+
+  step('signing in and out in Chromium');
+  const browser = await chromium.launch(chromiumLaunchOptions());
+  try {
+    const page = await browser.newPage();
+    const problems = [];
+    page.on('pageerror', (error) => problems.push(String(error)));
+    await page.goto(`${origin}/orders`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${issuer}/**`);
+    await page.getByLabel('Username').fill('alice');
+    await page.getByLabel('Password').fill('alice');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Hello Alice Liddell').waitFor({ timeout: 15_000 });
+    const landed = new URL(page.url());
+    if (landed.origin !== origin || landed.pathname !== '/orders' || landed.search !== '') {
+      throw new Error(`after sign-in the page is at ${page.url()}, not ${origin}/orders`);
+    }
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${origin}/signed-out**`, { timeout: 15_000 });
+    await page.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 15_000 });
+    if (problems.length > 0) throw new Error(`page errors:\n${problems.join('\n')}`);
+  } catch (error) {
+    const page = browser.contexts()[0]?.pages()[0];
+    const seen =
+      page === undefined ? '' : `\nat ${page.url()}:\n${await page.locator('body').innerText()}`;
+    throw new Error(`${error instanceof Error ? error.message : String(error)}${seen}`);
+  } finally {
+    await browser.close();
+  }
+  step('ok');
+}
+
+try {
+  await main();
+} catch (error) {
+  console.error(`packed: FAILED: ${error instanceof Error ? error.message : String(error)}`);
+  if (error?.stdout) console.error(error.stdout);
+  if (error?.stderr) console.error(error.stderr);
+  process.exitCode = 1;
+} finally {
+  for (const child of children) child.kill();
+  if (existsSync(work)) rmSync(work, { recursive: true, force: true });
+}
