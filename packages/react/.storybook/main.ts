@@ -6,7 +6,11 @@ const source = (path: string) => fileURLToPath(new URL(`../src/${path}`, import.
 const config: StorybookConfig = {
   stories: ['../src/**/*.stories.tsx'],
   framework: { name: '@storybook/react-vite', options: {} },
+  // A Docs page per component (the `autodocs` tag in preview.ts): props, controls, every story.
+  addons: ['@storybook/addon-docs'],
   core: { disableTelemetry: true, disableWhatsNewNotifications: true },
+  // This Storybook documents a library: no onboarding checklist in its sidebar.
+  features: { sidebarOnboardingChecklist: false },
   viteFinal: (viteConfig) => ({
     ...viteConfig,
     resolve: {
@@ -16,6 +20,10 @@ const config: StorybookConfig = {
         { find: /^@oidc-kit\/react$/, replacement: source('index.ts') },
         { find: /^@oidc-kit\/react\/testing$/, replacement: source('testing/index.ts') },
         { find: /^@oidc-kit\/react\/react-router$/, replacement: source('react-router/index.ts') },
+        {
+          find: /^@oidc-kit\/react\/verify-signature$/,
+          replacement: source('verify-signature/index.ts'),
+        },
       ],
     },
   }),

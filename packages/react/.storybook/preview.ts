@@ -2,6 +2,7 @@ import type { Preview } from '@storybook/react-vite';
 import './preview.css';
 
 const preview: Preview = {
+  tags: ['autodocs'],
   parameters: {
     layout: 'padded',
     controls: { expanded: true },

@@ -42,6 +42,10 @@ const base = `http://127.0.0.1:${server.address().port}`;
 
 const index = JSON.parse(readFileSync(join(root, 'index.json'), 'utf8'));
 const stories = Object.values(index.entries).filter((entry) => entry.type === 'story');
+// A Docs page per component: every story file's title has one.
+const docs = Object.values(index.entries).filter((entry) => entry.type === 'docs');
+const titles = [...new Set(stories.map((story) => story.title))];
+const undocumented = titles.filter((title) => !docs.some((entry) => entry.title === title));
 mkdirSync(shots, { recursive: true });
 
 const browser = await chromium.launch(launchOptions);
@@ -83,12 +87,37 @@ try {
     );
     if (problems.length > 0) failures.push(story.id);
   }
+  for (const entry of docs) {
+    errors.length = 0;
+    await page.goto(`${base}/iframe.html?id=${entry.id}&viewMode=docs`);
+    await page
+      .waitForFunction(
+        () => (document.querySelector('#storybook-docs')?.textContent ?? '').length > 40,
+        null,
+        { timeout: 15_000 },
+      )
+      .catch(() => undefined);
+    const text = (await page.locator('#storybook-docs').textContent()) ?? '';
+    await page.screenshot({ path: join(shots, `${entry.id}.png`), fullPage: true });
+    const violations = await axeViolations(page, '#storybook-docs');
+    const problems = [...violations, ...errors.map((error) => `console: ${error}`)];
+    if (!text.includes(entry.title.split('/').pop())) problems.push('no Docs page rendered');
+    console.log(
+      `${problems.length === 0 ? 'ok  ' : 'FAIL'} ${entry.id}${problems.length ? `\n     ${problems.join('\n     ')}` : ''}`,
+    );
+    if (problems.length > 0) failures.push(entry.id);
+  }
+  for (const title of undocumented) {
+    console.log(`FAIL ${title}: no Docs page`);
+    failures.push(title);
+  }
 } finally {
   await browser.close();
   server.close();
 }
+const checked = stories.length + docs.length + undocumented.length;
 console.log(
-  `\nStorybook in Chromium: ${stories.length} stories, screenshots in screenshots/storybook/`,
+  `\nStorybook in Chromium: ${stories.length} stories, ${docs.length} Docs pages, screenshots in screenshots/storybook/`,
 );
-console.log(`${stories.length - failures.length} passed, ${failures.length} failed`);
+console.log(`${checked - failures.length} passed, ${failures.length} failed`);
 process.exit(failures.length === 0 ? 0 : 1);

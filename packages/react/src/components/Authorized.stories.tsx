@@ -1,10 +1,12 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { createTestUser, withMockAuth } from '@oidc-kit/react/testing';
 import { Authorized } from './Authorized';
+import { roleControl } from './roleControl';
 
 const meta = {
   title: 'Components/Authorized',
   component: Authorized,
+  argTypes: { roles: roleControl },
   args: {
     roles: ['admin'],
     children: <a href="#admin">Admin dashboard</a>,

@@ -2,10 +2,12 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { AuthError } from '@oidc-kit/react';
 import { createTestUser, withMockAuth } from '@oidc-kit/react/testing';
 import { RequireAuth } from './RequireAuth';
+import { roleControl } from './roleControl';
 
 const meta = {
   title: 'Components/RequireAuth',
   component: RequireAuth,
+  argTypes: { roles: roleControl },
   args: {
     children: (
       <article>
