@@ -385,7 +385,7 @@ async function main(): Promise<void> {
       figures.everythingAll[0].gzip > everythingTarget);
   if (budgetsMissed) {
     notMet.push(
-      '- The size budgets are not met yet. What weighs is the engine itself: the session protocol (the session record, the refresh-token guard, tabs adopting sessions only after checking their ID token), renewal with its guard and backoff, sign-out with its return, and the callback; the messages are no longer part of it. What a first render does not need (sign-in, the callback, sign-out, how a renewal runs, the ID-token checks, sharing the session between tabs, the authenticated fetch) is one chunk behind `import()`; what loads up front is the provider, the state, restoring the session (tab channel, session record, stored user), renewal scheduling, the config checks and the components. The all-chunks budgets need the engine itself smaller; the up-front budget needs more of the restore path behind `import()` or a smaller one.',
+      '- The size budgets are not met yet. What weighs is the engine itself: the session protocol (the session record, the refresh-token guard, tabs adopting sessions only after checking their ID token), renewal with its guard and backoff, sign-out with its return, and the callback; the messages are no longer part of it. The up-front budget holds because the engine (`SessionCore` and every part) is one chunk behind `import()`, loaded when the client starts, after the first render; up front are the provider, the hooks and components, the state store and the config checks. The all-chunks budgets need the engine itself smaller.',
     );
   }
 

@@ -67,11 +67,13 @@ const internalMembers = [
   'leave',
   'guard',
   'parts',
-  'withParts',
-  'lazy',
-  'loadedParts',
   'sharing',
   'announce',
+  'stateStore',
+  'withCore',
+  'loadedCore',
+  'storedSession',
+  'arrivalAt',
 ];
 
 export default defineConfig((options) => ({

@@ -14,6 +14,7 @@ import {
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
+import { stripVTControlCharacters } from 'node:util';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -69,12 +70,17 @@ function freePort() {
 /** Starts `command`, resolving with the first match of `ready` in its output. */
 function start(command, args, cwd, ready) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    });
     children.push(child);
     let output = '';
     const timer = setTimeout(() => reject(new Error(`${command} not ready:\n${output}`)), 60_000);
     const read = (chunk) => {
-      output += chunk;
+      // Colours, should a tool print them anyway, would split `localhost:<port>`.
+      output += stripVTControlCharacters(String(chunk));
       const match = ready.exec(output);
       if (match !== null) {
         clearTimeout(timer);

@@ -1,65 +1,16 @@
 import type { User, UserManager } from 'oidc-client-ts';
 import type { AuthSnapshot } from './authState';
-import { isCallback, isSignOutReturn } from './arrival';
 import type { AuthFetch } from './authFetch';
 import { validateConfig } from './config';
-import { isAuthError } from './errors';
 import type { AuthConfig, AuthOptions, ResolvedAuthConfig } from './config';
-import { loadLazyParts, SessionCore } from './SessionCore';
-import type { ChannelLike, LockManagerLike } from './tabSync';
+import { createUserManager } from './createUserManager';
+import { isAuthError } from './errors';
+import { loadEngine, loadedEngine } from './loadEngine';
+import type { SessionCore, Users } from './SessionCore';
+import { StateStore } from './stateStore';
+import type { AuthClientEnvironment, SignInOptions, SignOutOptions } from './clientOptions';
 
-/** Options for {@link AuthClient.signIn}. */
-export interface SignInOptions {
-  /** Where to land after sign-in: a same-origin path. Default: the current location. */
-  returnTo?: string;
-  /** Sign in in a popup window instead of redirecting this page. */
-  popup?: boolean;
-  /** e.g. `login` to force the login screen, `none` for a silent check. */
-  prompt?: string;
-  login_hint?: string;
-  ui_locales?: string;
-  /** Further authorize parameters your provider documents, e.g. `{ kc_idp_hint: 'github' }`. */
-  extraQueryParams?: Record<string, string | number | boolean>;
-}
-
-/** Options for {@link AuthClient.signOut}. */
-export interface SignOutOptions {
-  /** Revoke the refresh and access tokens at the provider first. Default false. */
-  revokeTokens?: boolean;
-  /** Also end the session at the provider (RP-initiated logout). Default true. */
-  redirect?: boolean;
-  /** Why, for the signed-out page (`snapshot.signOutReason`). Default `user`. */
-  reason?: 'user' | 'idle';
-  /** The language of the provider's logout pages, e.g. `fr`. */
-  ui_locales?: string;
-  /** Which account to sign out, where the provider supports it. */
-  logout_hint?: string;
-}
-
-/** What can be swapped out of the browser, for tests and unusual environments. */
-export interface AuthClientEnvironment {
-  /** Storage for the user's tokens, instead of the one `storage` names. */
-  storage?: Storage;
-  /** Storage shared by the app's tabs for renewal bookkeeping (never tokens). Default localStorage. */
-  sharedStorage?: Storage | null;
-  /** The Web Locks API. Default `navigator.locks`; null uses an in-page lock. */
-  locks?: LockManagerLike | null;
-  /** Opens the tab-sync channel. Default `new BroadcastChannel(name)`; return null for none. */
-  createChannel?: (name: string) => ChannelLike | null;
-  /** Moves the app to a path after sign-in. Default: `history.replaceState` plus a `popstate`. */
-  navigate?: (path: string) => void;
-  /** The fetch used by the authenticated fetch. Default `globalThis.fetch`. */
-  fetch?: typeof fetch;
-  /** Milliseconds a new tab waits for another tab's session. Default 150. */
-  tabSessionWait?: number;
-  /** Sends the browser to the provider. Default: `location.assign`. */
-  redirect?: (url: string) => void;
-  /**
-   * Loads a silent (`prompt=none`) authorization URL in a hidden frame and resolves with the URL
-   * the frame lands on. Default: an iframe on `silent_redirect_uri`.
-   */
-  silentFrame?: (url: string) => Promise<string>;
-}
+export type { AuthClientEnvironment, SignInOptions, SignOutOptions } from './clientOptions';
 
 /** An `AuthConfig`, or oidc-kit's options around a `UserManager` you built. */
 export type AuthClientConfig = AuthConfig | (AuthOptions & { userManager: UserManager });
@@ -83,7 +34,10 @@ export class AuthClient {
   /** Fetch with the access token for the configured API origins; one renewal on a 401. */
   readonly fetch: AuthFetch;
 
-  private readonly core: SessionCore;
+  private readonly stateStore = new StateStore();
+  private readonly environment: AuthClientEnvironment;
+  private readonly users: Users;
+  private core: SessionCore | undefined;
   private started: Promise<void> | undefined;
 
   constructor(config: AuthClientConfig, environment: AuthClientEnvironment = {}) {
@@ -106,30 +60,40 @@ export class AuthClient {
     } else {
       this.config = validateConfig(config);
     }
-    this.core = new SessionCore(this.config, environment, given);
-    this.fetch = (input, init) => this.core.withParts((parts) => parts.fetch(input, init));
+    this.environment = environment;
+    let users: ReturnType<Users> | undefined;
+    // Created on first use, so a client can be made during server rendering.
+    this.users = () =>
+      (users ??= createUserManager(
+        this.config,
+        environment,
+        given,
+        (user, previous) => this.withCore((core) => core.parts.checks.checkUser(user, previous)),
+        () => this.core?.storedSession() ?? null,
+      ));
+    this.fetch = (input, init) => this.withCore((core) => core.parts.fetch(input, init));
   }
 
   /** The current state; the same object until something changes. */
-  getSnapshot = (): AuthSnapshot => this.core.snapshot;
+  getSnapshot = (): AuthSnapshot => this.stateStore.snapshot;
 
   /** Calls `listener` after every change; returns the unsubscribe function. */
   subscribe = (listener: () => void): (() => void) => {
-    this.core.listeners.add(listener);
+    this.stateStore.listeners.add(listener);
     return () => {
-      this.core.listeners.delete(listener);
+      this.stateStore.listeners.delete(listener);
     };
   };
 
   /** The `UserManager` this client drives (created on first use). */
   get userManager(): UserManager {
-    return this.core.userManager;
+    return this.users().manager;
   }
 
   /**
    * Restores the session: processes a sign-in callback or a sign-out return in the URL, else
    * reads the stored user, else asks the other open tabs. Safe to call many times; later calls
-   * share the first run.
+   * share the first run (or try again when the engine's chunk could not load).
    */
   start(): Promise<void> {
     this.started ??= this.run();
@@ -150,9 +114,9 @@ export class AuthClient {
    * way, another call joins it instead of starting a second one.
    */
   signIn(options: SignInOptions = {}): Promise<void> {
-    return this.core
-      .withParts((parts) => parts.signIn.signIn(options))
-      .catch((error: unknown) => this.unloaded(error));
+    return this.withCore((core) => core.parts.signIn.signIn(options)).catch((error: unknown) =>
+      this.unloaded(error),
+    );
   }
 
   /**
@@ -161,24 +125,24 @@ export class AuthClient {
    * `post_logout_redirect_uri` and `state`) and returns to `post_logout_redirect_uri`.
    */
   signOut(options: SignOutOptions = {}): Promise<void> {
-    return this.core
-      .withParts((parts) => parts.signOut.signOut(options))
-      .catch((error: unknown) => this.unloaded(error));
+    return this.withCore((core) => core.parts.signOut.signOut(options)).catch((error: unknown) =>
+      this.unloaded(error),
+    );
   }
 
   /** Renews the tokens now (refresh token, else silent iframe); one renewal at a time, across tabs. */
   renew(): Promise<User | null> {
-    return this.core.renewal.renew();
+    return this.withCore((core) => core.renewal.renew());
   }
 
   /** A valid access token, renewed first when it expires within 5 seconds; null when signed out. */
   getAccessToken(): Promise<string | null> {
-    return this.core.renewal.getAccessToken();
+    return this.withCore((core) => core.renewal.getAccessToken());
   }
 
   /** @internal Used by the authenticated fetch after a 401. */
   renewAfterUnauthorized(rejected: string): Promise<string | null> {
-    return this.core.renewal.renewAfterUnauthorized(rejected);
+    return this.withCore((core) => core.renewal.renewAfterUnauthorized(rejected));
   }
 
   /**
@@ -190,8 +154,7 @@ export class AuthClient {
     const inFlight = callbacksInFlight.get(key);
     if (inFlight === undefined) {
       // Once settled, the address no longer holds the callback, so nothing asks again for it.
-      const run = this.core
-        .withParts((parts) => parts.callback.processCallback(url))
+      const run = this.withCore((core) => core.parts.callback.processCallback(url))
         .catch((error: unknown) => this.unloaded(error))
         .finally(() => callbacksInFlight.delete(key));
       callbacksInFlight.set(key, { owner: this, run });
@@ -200,42 +163,67 @@ export class AuthClient {
     // Another client (a second provider) processes this callback: follow its result.
     return inFlight.owner === this
       ? inFlight.run
-      : inFlight.run.then(() => this.core.tabSession.restore());
+      : inFlight.run.then(() => this.withCore((core) => core.tabSession.restore()));
   }
 
   /** Forgets the last error: `error` goes to `unauthenticated`, other states keep their status. */
   dismissError(): void {
-    const { status, user, signOutReason } = this.core.snapshot;
-    this.core.set(status === 'error' ? 'unauthenticated' : status, user, null, signOutReason);
+    const { status, user, signOutReason } = this.stateStore.snapshot;
+    this.stateStore.set(status === 'error' ? 'unauthenticated' : status, user, null, signOutReason);
   }
 
   /** Stops timers, listeners and the tab channel. The client cannot be used afterwards. */
   dispose(): void {
-    this.core.dispose();
+    this.core?.dispose();
+    this.stateStore.disposed = true;
+    this.stateStore.listeners.clear();
+  }
+
+  /**
+   * Runs `run` with the engine: at once when its chunk is loaded (so a call starts in the same tick
+   * as it would without the split), else once it is.
+   */
+  private withCore<T>(run: (core: SessionCore) => Promise<T>): Promise<T> {
+    const core = this.loadedCore();
+    if (core !== undefined) return run(core);
+    return loadEngine().then(() => run(this.loadedCore() as SessionCore));
+  }
+
+  private loadedCore(): SessionCore | undefined {
+    const engine = loadedEngine();
+    if (this.core === undefined && engine !== undefined) {
+      this.core = new engine.SessionCore(
+        this.config,
+        this.environment,
+        this.stateStore,
+        this.users,
+      );
+    }
+    return this.core;
   }
 
   /**
    * The flows settle every failure in the state; what reaches here is a chunk of the engine that
-   * could not load (`loadLazyParts`). The state says so, as for any failure; nothing else changed.
+   * could not load (`loadEngine`). The state says so, as for any failure; nothing else changed.
    */
   private unloaded(error: unknown): void {
     if (!isAuthError(error)) throw error;
-    const { status, user, signOutReason } = this.core.snapshot;
-    this.core.set(status === 'loading' ? 'error' : status, user, error, signOutReason);
+    const { status, user, signOutReason } = this.stateStore.snapshot;
+    this.stateStore.set(status === 'loading' ? 'error' : status, user, error, signOutReason);
   }
 
-  private async run(): Promise<void> {
-    this.core.tabSession.connect();
-    const url = globalThis.location.href;
-    if (isCallback(this.core, url)) return this.handleCallback(url);
-    if (isSignOutReturn(this.core, url)) {
-      return this.core
-        .withParts((parts) => parts.signOut.completeSignOut(url))
-        .catch((error: unknown) => this.unloaded(error));
-    }
-    await this.core.tabSession.restore();
-    // What the first render did not need comes next: sign-in (a popup must open soon after the
-    // click), renewal, the ID-token checks. A failed load is retried when a part is used.
-    loadLazyParts().catch(() => undefined);
+  private run(): Promise<void> {
+    return this.withCore(async (core) => {
+      core.tabSession.connect();
+      const url = globalThis.location.href;
+      const arrival = core.arrivalAt(url);
+      if (arrival === 'callback') return this.handleCallback(url);
+      if (arrival === 'sign-out-return') return core.parts.signOut.completeSignOut(url);
+      await core.tabSession.restore();
+    }).catch((error: unknown) => {
+      // The engine could not load: the next start() tries again.
+      this.started = undefined;
+      this.unloaded(error);
+    });
   }
 }

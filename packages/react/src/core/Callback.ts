@@ -43,12 +43,12 @@ export class Callback {
       const data = state.data as { returnTo?: unknown } | undefined;
       returnTo = safeReturnTo(data?.returnTo, this.core.origin());
       const issuer = await assertIssuer(this.core);
-      await this.core.lazy().checks.checkCallbackIssuer(url, params, issuer);
-      const user = await this.core
-        .lazy()
-        .signIn.exchangeFresh(() => this.core.userManager.signinCallback(url));
+      await this.core.parts.checks.checkCallbackIssuer(url, params, issuer);
+      const user = await this.core.parts.signIn.exchangeFresh(() =>
+        this.core.userManager.signinCallback(url),
+      );
       if (user === undefined) return; // a popup or iframe callback, handed to the opener
-      await this.core.lazy().signIn.beginSession(user);
+      await this.core.parts.signIn.beginSession(user);
     } catch (cause) {
       const error = toAuthError(cause, operation);
       if (requestType === 'si:p' || requestType === 'si:s') {

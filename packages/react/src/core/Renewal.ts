@@ -8,7 +8,7 @@ export const maxRenewRetries = 3;
 
 /**
  * Renewal: when (wall-clock timers, the 10 s floor, backoff with jitter), and one at a time. How a
- * renewal runs is `RenewalRunner`'s, loaded with the first one. Rule 5 of the session protocol.
+ * renewal runs is `RenewalRunner`'s. Rule 5 of the session protocol.
  */
 export class Renewal {
   constructor(private readonly core: SessionCore) {}
@@ -21,11 +21,9 @@ export class Renewal {
 
   /** Renews the tokens now (refresh token, else silent iframe); one renewal at a time, across tabs. */
   renew(): Promise<User | null> {
-    this.renewing ??= this.core
-      .withParts((parts) => parts.renewal.runRenew())
-      .finally(() => {
-        this.renewing = undefined;
-      });
+    this.renewing ??= this.core.parts.renewal.runRenew().finally(() => {
+      this.renewing = undefined;
+    });
     return this.renewing;
   }
 

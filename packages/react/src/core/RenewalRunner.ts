@@ -10,7 +10,7 @@ import type { SessionCore } from './SessionCore';
 /**
  * How a renewal runs (rules 1 and 4 of the session protocol): the refresh token under the guard,
  * else another tab's tokens, else a silent authorize; a failure ends the session or is retried.
- * When it runs is `Renewal`'s. Loaded on first use (see `lazyParts.ts`).
+ * When it runs is `Renewal`'s.
  */
 export class RenewalRunner {
   constructor(private readonly core: SessionCore) {}
@@ -52,7 +52,7 @@ export class RenewalRunner {
   async noTabCanRenew(current: User): Promise<boolean> {
     const record = this.core.records().read();
     if (record === null || record.refresh === null) return true;
-    return this.core.lazy().guard.isCurrent(record, current.refresh_token);
+    return this.core.parts.guard.isCurrent(record, current.refresh_token);
   }
 
   async renewThroughOtherTab(before: User, epoch: number): Promise<User | null> {
@@ -63,7 +63,7 @@ export class RenewalRunner {
       (session) => session.id === this.core.session,
     );
     if (shared == null || this.core.epoch !== epoch) return null;
-    const user = await this.core.lazy().sharing.adopt(shared);
+    const user = await this.core.parts.sharing.adopt(shared);
     if (user === null || user.access_token === before.access_token) return null;
     this.core.signedIn(user);
     return user;
@@ -98,7 +98,7 @@ export class RenewalRunner {
         ],
       );
     }
-    const guard = this.core.lazy().guard;
+    const guard = this.core.parts.guard;
     const decision = await guard.claim(session, current.refresh_token);
     if (this.core.epoch !== epoch) return null;
     if (decision === 'ended') {
@@ -148,12 +148,12 @@ export class RenewalRunner {
     const keepsRefreshToken = this.core.config.storage !== 'memory';
     if (
       keepsRefreshToken &&
-      !(await this.core.lazy().guard.isCurrent(record, offered.refresh_token))
+      !(await this.core.parts.guard.isCurrent(record, offered.refresh_token))
     ) {
       return null;
     }
     if (offered.access_token === before.access_token) return null;
-    return this.core.lazy().sharing.adopt(shared);
+    return this.core.parts.sharing.adopt(shared);
   }
 
   /** Sends the refresh token, which the guard has marked spent. */
@@ -172,7 +172,7 @@ export class RenewalRunner {
       // other failure (no answer, a timeout) may follow a rotation: the token stays spent, and a
       // later attempt authorizes silently (rule 1), at the pace of rule 5.
       if (answer.name === 'ErrorResponse' && !sessionOverErrors.has(answer.error as string)) {
-        await this.core.lazy().guard.settle(session, current.refresh_token);
+        await this.core.parts.guard.settle(session, current.refresh_token);
       }
       throw error;
     }
@@ -181,7 +181,7 @@ export class RenewalRunner {
 
   /** Renews through a hidden `prompt=none` authorization, where the provider session allows. */
   async authorizeSilently(record: SessionRecord, epoch: number): Promise<User | null> {
-    this.core.lazy().guard.startRequest(record);
+    this.core.parts.guard.startRequest(record);
     const user = await this.core.userManager.signinSilent({
       forceIframeAuth: true,
       nonce: randomNonce(),
@@ -205,9 +205,9 @@ export class RenewalRunner {
         ],
       );
     }
-    await this.core.lazy().guard.settle(session, user.refresh_token);
+    await this.core.parts.guard.settle(session, user.refresh_token);
     this.core.signedIn(user);
-    this.core.lazy().sharing.announce('renewed', user);
+    this.core.parts.sharing.announce('renewed', user);
     return user;
   }
 }

@@ -1,79 +1,44 @@
 import { OidcClient } from 'oidc-client-ts';
 import type { User, UserManager } from 'oidc-client-ts';
-import { canTransition, createAuthSnapshot, initialAuthSnapshot } from './authState';
+import { isCallback, isSignOutReturn } from './arrival';
 import type { AuthSnapshot, AuthStatus, SignOutReason } from './authState';
-import type { AuthClientEnvironment } from './AuthClient';
+import type { AuthClientEnvironment } from './clientOptions';
 import { browserStorage } from './browserStorage';
-import { createUserManager } from './createUserManager';
 import type { CheckedUserStore } from './CheckedUserStore';
 import type { StoredUser } from './CheckedUserStore';
 import type { ResolvedAuthConfig } from './config';
-import { authError } from './errors';
 import type { AuthError } from './errors';
-import type * as LazyPartsModule from './lazyParts';
-import type { LazyParts } from './lazyParts';
+import { createParts } from './parts';
+import type { Parts } from './parts';
 import { Renewal } from './Renewal';
 import { SessionRecords, tokenId } from './sessionRecord';
+import type { StateStore } from './stateStore';
 import { TabSession } from './TabSession';
 import { withLock } from './tabSync';
 import type { TabSync } from './tabSync';
 
-type Listener = () => void;
-
-let lazyModule: typeof LazyPartsModule | undefined;
-let lazyLoading: Promise<unknown> | undefined;
+/** The user manager and its checked store, which the client creates (see `createUserManager`). */
+export type Users = () => { manager: UserManager; store: CheckedUserStore };
 
 /**
- * Loads the engine's lazy parts (see `lazyParts.ts`), once for every client; a failed load is
- * retried by the next call. Apps need not call it: the engine loads them on first use and once it
- * has started.
- */
-export function loadLazyParts(): Promise<unknown> {
-  lazyLoading ??= import('./lazyParts').then(
-    (loaded) => {
-      lazyModule = loaded;
-    },
-    (cause: unknown) => {
-      lazyLoading = undefined;
-      throw authError(
-        'network',
-        process.env.NODE_ENV !== 'production' && [
-          'oidc-kit could not load a chunk of its own code (offline, or the app was redeployed meanwhile).',
-          'Nothing was sent to the identity provider; the session is unchanged. Try again, or reload the page.',
-        ],
-        { cause },
-      );
-    },
-  );
-  return lazyLoading;
-}
-
-/**
- * What the engine's parts share: the state store, the user storage, the session record, the tab
- * channel, and this tab's session id and epoch. `AuthClient` creates one and delegates to the parts
- * it wires here; nothing outside the engine sees it.
+ * The engine: what its parts share (the user storage, the session record, the tab channel, this
+ * tab's session id and epoch) and the parts themselves. `AuthClient` loads this module, and with it
+ * every part, when it starts or is first asked to act (one chunk an app's bundler splits off); the
+ * state it writes is the client's `StateStore`. Nothing outside the engine sees it.
  */
 export class SessionCore {
   readonly renewal: Renewal;
   readonly tabSession: TabSession;
-
-  /** The lazy parts, once their module is loaded and this core has used them. */
-  parts: LazyParts | undefined;
+  readonly parts: Parts;
 
   /** The validated configuration, with defaults. */
   readonly config: ResolvedAuthConfig;
 
-  snapshot: AuthSnapshot = initialAuthSnapshot;
-
-  readonly listeners = new Set<Listener>();
-
   readonly environment: AuthClientEnvironment;
 
-  readonly givenUserManager: UserManager | undefined;
+  readonly stateStore: StateStore;
 
-  manager: UserManager | undefined;
-
-  store: CheckedUserStore | undefined;
+  readonly users: Users;
 
   tabs: TabSync | undefined;
 
@@ -91,48 +56,43 @@ export class SessionCore {
   /** True while a sign-in (callback or popup) may store another user than the stored one. */
   freshSignIn = false;
 
-  disposed = false;
-
   readonly teardown: (() => void)[] = [];
 
   constructor(
     config: ResolvedAuthConfig,
     environment: AuthClientEnvironment,
-    givenUserManager: UserManager | undefined,
+    stateStore: StateStore,
+    users: Users,
   ) {
     this.config = config;
     this.environment = environment;
-    this.givenUserManager = givenUserManager;
+    this.stateStore = stateStore;
+    this.users = users;
     this.renewal = new Renewal(this);
     this.tabSession = new TabSession(this);
+    this.parts = createParts(this);
   }
 
-  /**
-   * Runs `run` with the lazy parts: at once when their module is loaded (so a call starts in the
-   * same tick as it always did), else once it is.
-   */
-  withParts<T>(run: (parts: LazyParts) => Promise<T>): Promise<T> {
-    const parts = this.loadedParts();
-    if (parts !== undefined) return run(parts);
-    return loadLazyParts().then(() => run(this.lazy()));
+  get snapshot(): AuthSnapshot {
+    return this.stateStore.snapshot;
   }
 
-  /** The lazy parts, for code that runs only once they are loaded (the lazy parts themselves). */
-  lazy(): LazyParts {
-    return this.loadedParts() as LazyParts;
+  get disposed(): boolean {
+    return this.stateStore.disposed;
   }
 
-  loadedParts(): LazyParts | undefined {
-    if (this.parts === undefined && lazyModule !== undefined) {
-      this.parts = lazyModule.createLazyParts(this);
-    }
-    return this.parts;
+  set(
+    status: AuthStatus,
+    user: User | null,
+    error: AuthError | null,
+    signOutReason: SignOutReason | null = null,
+  ): void {
+    this.stateStore.set(status, user, error, signOutReason);
   }
 
-  /** The `UserManager` this client drives (created on first use). */
+  /** The `UserManager` this client drives. */
   get userManager(): UserManager {
-    if (this.manager === undefined) this.manager = this.createUserManager();
-    return this.manager;
+    return this.users().manager;
   }
 
   async bookSession(session: string, user: User): Promise<void> {
@@ -169,32 +129,6 @@ export class SessionCore {
     this.set('unauthenticated', null, error, 'expired');
   }
 
-  set(
-    status: AuthStatus,
-    user: User | null,
-    error: AuthError | null,
-    signOutReason: SignOutReason | null = null,
-  ): void {
-    if (this.disposed) return;
-    const from = this.snapshot.status;
-    // Checked in development only: the table is no use to a production build.
-    if (process.env.NODE_ENV !== 'production' && from !== status && !canTransition(from, status)) {
-      throw new Error(`oidc-kit: internal error, no transition from ${from} to ${status}.`);
-    }
-    const next = createAuthSnapshot(status, user, error, signOutReason);
-    const current = this.snapshot;
-    if (
-      current.status === next.status &&
-      current.user === next.user &&
-      current.error === next.error &&
-      current.signOutReason === next.signOutReason
-    ) {
-      return;
-    }
-    this.snapshot = next;
-    for (const listener of [...this.listeners]) listener();
-  }
-
   oidcClient(): OidcClient {
     return new OidcClient(this.userManager.settings, this.userManager.metadataService);
   }
@@ -210,8 +144,7 @@ export class SessionCore {
   }
 
   userStore(): CheckedUserStore {
-    void this.userManager;
-    return this.store as CheckedUserStore;
+    return this.users().store;
   }
 
   userKey(): string {
@@ -239,18 +172,6 @@ export class SessionCore {
     );
   }
 
-  createUserManager(): UserManager {
-    const created = createUserManager(
-      this.config,
-      this.environment,
-      this.givenUserManager,
-      (user, previous) => this.withParts((parts) => parts.checks.checkUser(user, previous)),
-      () => (this.freshSignIn ? this.incoming : this.session),
-    );
-    this.store = created.store;
-    return created.manager;
-  }
-
   currentPath(): string {
     const { pathname, search, hash } = globalThis.location;
     return `${pathname}${search}${hash}`;
@@ -260,13 +181,22 @@ export class SessionCore {
     return globalThis.location.origin;
   }
 
-  /** Stops timers, listeners and the tab channel. */
+  /** What the address the app loaded on is (see `arrival.ts`). */
+  arrivalAt(url: string): 'callback' | 'sign-out-return' | null {
+    if (isCallback(this, url)) return 'callback';
+    return isSignOutReturn(this, url) ? 'sign-out-return' : null;
+  }
+
+  /** Which user the store is writing: the incoming session's during a sign-in, else this tab's. */
+  storedSession(): string | null {
+    return this.freshSignIn ? this.incoming : this.session;
+  }
+
+  /** Stops timers and the tab channel (the client stops the state). */
   dispose(): void {
-    this.disposed = true;
     this.renewal.stopRenewing();
-    this.parts?.signIn.stopWatching();
+    this.parts.signIn.stopWatching();
     for (const undo of this.teardown.splice(0)) undo();
     this.tabs?.close();
-    this.listeners.clear();
   }
 }

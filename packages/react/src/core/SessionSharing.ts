@@ -24,7 +24,7 @@ export class SessionSharing {
       const keepRefreshToken = this.core.config.storage !== 'memory';
       const idToken = (JSON.parse(shared.user) as { id_token?: unknown }).id_token;
       if (typeof idToken !== 'string') return null;
-      const claims = await this.core.lazy().checks.checkIdTokenOf(idToken, false);
+      const claims = await this.core.parts.checks.checkIdTokenOf(idToken, false);
       const user = receiveUser(shared.user, claims, keepRefreshToken);
       if (this.core.epoch !== epoch || this.core.records().read()?.session !== shared.id)
         return null;
@@ -93,7 +93,7 @@ export class SessionSharing {
           message.reason === 'session_expired' ? 'expired' : 'elsewhere',
         );
         // Best effort, once the session is gone here, as in the tab that signed out.
-        if (message.revoke === true && user !== null) await this.core.lazy().signOut.revoke(user);
+        if (message.revoke === true && user !== null) await this.core.parts.signOut.revoke(user);
         return;
       default:
         return;

@@ -4,7 +4,7 @@ import { safeReturnTo } from './returnTo';
 import { newSessionId } from './sessionRecord';
 import { toAuthError } from './toAuthError';
 import { randomNonce } from './randomNonce';
-import type { SignInOptions } from './AuthClient';
+import type { SignInOptions } from './clientOptions';
 import type { SessionCore } from './SessionCore';
 
 /** Sign-in by redirect or popup, step-up included; a new session is booked for every tab. */
@@ -103,6 +103,6 @@ export class SignIn {
     this.core.session = session;
     await this.core.withRenewLock(() => this.core.bookSession(session, user));
     this.core.signedIn(user);
-    this.core.lazy().sharing.announce('signed-in', user);
+    this.core.parts.sharing.announce('signed-in', user);
   }
 }

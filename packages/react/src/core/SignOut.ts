@@ -3,7 +3,7 @@ import type { SignOutReason } from './authState';
 import type { AuthError } from './errors';
 import { toAuthError } from './toAuthError';
 import { signOutMark } from './arrival';
-import type { SignOutOptions } from './AuthClient';
+import type { SignOutOptions } from './clientOptions';
 import type { SessionCore } from './SessionCore';
 import { removeFromAddress } from './removeFromAddress';
 

@@ -18,7 +18,7 @@ export class TabSession {
     const { authority, client_id } = this.core.config.oidc;
     this.core.tabs = new TabSync(
       `oidc-kit:${authority}:${client_id}`,
-      (message) => void this.core.withParts((parts) => parts.sharing.onTabMessage(message)),
+      (message) => void this.core.parts.sharing.onTabMessage(message),
       this.core.environment.createChannel,
     );
     const onPageShow = (event: PageTransitionEvent) => {
@@ -27,8 +27,7 @@ export class TabSession {
       // session that ended while it was away.
       if (this.core.snapshot.status === 'signing-out') this.core.set('unauthenticated', null, null);
       if (this.core.snapshot.status === 'signing-in') {
-        const signIn = this.core.parts?.signIn;
-        if (signIn !== undefined) signIn.signingIn = undefined;
+        this.core.parts.signIn.signingIn = undefined;
         void this.restore();
       }
       this.recheck();
@@ -98,9 +97,7 @@ export class TabSession {
         if (this.core.epoch !== epoch || this.core.disposed) return;
         // The session arrived meanwhile (a `signed-in` message): nothing left to do.
         if (this.core.session !== null && this.core.snapshot.status === 'authenticated') return;
-        if (shared !== null) {
-          user = await this.core.withParts((parts) => parts.sharing.adopt(shared));
-        }
+        if (shared !== null) user = await this.core.parts.sharing.adopt(shared);
       }
     }
     if (this.core.epoch !== epoch || this.core.disposed) return;

@@ -1,6 +1,6 @@
 import { InMemoryWebStorage, UserManager, WebStorageStateStore } from 'oidc-client-ts';
 import type { UserManagerSettings } from 'oidc-client-ts';
-import type { AuthClientEnvironment } from './AuthClient';
+import type { AuthClientEnvironment } from './clientOptions';
 import { browserStorage } from './browserStorage';
 import { CheckedUserStore } from './CheckedUserStore';
 import type { UserCheck } from './CheckedUserStore';

@@ -9,11 +9,11 @@ import { SignOut } from './SignOut';
 import { UserChecks } from './UserChecks';
 
 /**
- * The parts of the engine a first render does not need: sign-in, the callback, sign-out, how a
- * renewal runs and its guard, the ID-token checks and the authenticated fetch. `SessionCore` loads
- * this module with one `import()`, so an app's bundler puts them in a chunk of their own.
+ * The engine's parts that act on the session (sign-in, the callback, sign-out, how a renewal runs
+ * and its guard, the ID-token checks, sharing between tabs, the authenticated fetch), built by
+ * and for one `SessionCore`. They reach each other through `core.parts`.
  */
-export function createLazyParts(core: SessionCore) {
+export function createParts(core: SessionCore) {
   return {
     signIn: new SignIn(core),
     callback: new Callback(core),
@@ -26,4 +26,4 @@ export function createLazyParts(core: SessionCore) {
   };
 }
 
-export type LazyParts = ReturnType<typeof createLazyParts>;
+export type Parts = ReturnType<typeof createParts>;

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { Harness } from '../../test/support/harness';
 
-// The test setup loads the lazy parts before every file. These tests start from fresh modules, as
-// a page does, so that the parts are loaded by the engine itself.
+// The test setup loads the engine's chunk before every file. These tests start from fresh modules,
+// as a page does, so that the client loads it itself.
 async function coldStart() {
   vi.resetModules();
   const { createHarness } = await import('../../test/support/harness');
@@ -14,15 +14,14 @@ let harness: Harness | undefined;
 afterEach(() => {
   harness?.dispose();
   harness = undefined;
-  vi.doUnmock('./lazyParts');
+  vi.doUnmock('./SessionCore');
 });
 
-describe('the lazy parts', () => {
-  test('a page that has not loaded them signs in, calls the API, renews and signs out', async () => {
+describe("the engine's chunk", () => {
+  test('a page that has not loaded it starts, signs in, calls the API, renews and signs out', async () => {
     const { createHarness } = await coldStart();
     harness = createHarness();
     const starter = harness.createClient();
-    // Sign-in is the first use: the parts load on the click.
     const { client } = await harness.signIn(starter, { returnTo: '/orders' });
     expect(client.getSnapshot().status).toBe('authenticated');
     expect(harness.navigations).toEqual(['/orders']);
@@ -38,27 +37,34 @@ describe('the lazy parts', () => {
     expect(client.getSnapshot().status).toBe('unauthenticated');
   });
 
-  test('a chunk that fails to load: a network AuthError, nothing changed, the next call loads it', async () => {
+  test('a chunk that fails to load: a network AuthError in the state, nothing sent, and a later call loads it', async () => {
     let failing = true;
-    vi.doMock('./lazyParts', async (importOriginal) => {
+    vi.doMock('./SessionCore', async (importOriginal) => {
       if (failing) throw new TypeError('Failed to fetch dynamically imported module');
       return importOriginal();
     });
     const { createHarness, isAuthError } = await coldStart();
     harness = createHarness();
     const client = harness.createClient();
+    // The session cannot be restored: the state says why, instead of loading forever.
     await client.start();
-    expect(client.getSnapshot().status).toBe('unauthenticated');
+    let { status, error } = client.getSnapshot();
+    expect(status).toBe('error');
+    expect(isAuthError(error, 'network')).toBe(true);
+    expect(error?.message).toMatch(/could not load a chunk of its own code/);
 
     // As any failed sign-in: the promise settles, the state holds the error.
     await client.signIn();
-    const { status, error } = client.getSnapshot();
-    expect(status).toBe('unauthenticated');
+    ({ status, error } = client.getSnapshot());
+    expect(status).toBe('error');
     expect(isAuthError(error, 'network')).toBe(true);
-    expect(error?.message).toMatch(/could not load a chunk of its own code/);
     expect(harness.redirects).toEqual([]);
+    expect(harness.provider.count('token')).toBe(0);
 
+    // Back online: starting again restores (signed out here), and sign-in goes to the provider.
     failing = false;
+    await client.start();
+    expect(client.getSnapshot().status).toBe('unauthenticated');
     const waiting = harness.nextRedirect();
     void client.signIn();
     expect(new URL(await waiting).pathname).toBe('/authorize');
@@ -66,7 +72,7 @@ describe('the lazy parts', () => {
   });
 
   test('a callback page whose chunk fails to load shows a network error, not a spinner', async () => {
-    vi.doMock('./lazyParts', () => {
+    vi.doMock('./SessionCore', () => {
       throw new TypeError('Failed to fetch dynamically imported module');
     });
     const { createHarness, isAuthError } = await coldStart();

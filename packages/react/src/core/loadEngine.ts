@@ -1,0 +1,35 @@
+import { authError } from './errors';
+import type * as EngineModule from './SessionCore';
+
+let engine: typeof EngineModule | undefined;
+let engineLoading: Promise<unknown> | undefined;
+
+/** The engine's module once loaded, else undefined. */
+export function loadedEngine(): typeof EngineModule | undefined {
+  return engine;
+}
+
+/**
+ * Loads the engine (`SessionCore` and its parts: one chunk an app's bundler splits off), once for
+ * every client; a failed load is retried by the next call. Apps need not call it: a client loads
+ * it when it starts or is first asked to act, so the first render does not wait for it.
+ */
+export function loadEngine(): Promise<unknown> {
+  engineLoading ??= import('./SessionCore').then(
+    (loaded) => {
+      engine = loaded;
+    },
+    (cause: unknown) => {
+      engineLoading = undefined;
+      throw authError(
+        'network',
+        process.env.NODE_ENV !== 'production' && [
+          'oidc-kit could not load a chunk of its own code (offline, or the app was redeployed meanwhile).',
+          'Nothing was sent to the identity provider; the session is unchanged. Try again, or reload the page.',
+        ],
+        { cause },
+      );
+    },
+  );
+  return engineLoading;
+}

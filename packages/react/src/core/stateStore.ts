@@ -1,0 +1,43 @@
+import type { User } from 'oidc-client-ts';
+import { canTransition, createAuthSnapshot, initialAuthSnapshot } from './authState';
+import type { AuthSnapshot, AuthStatus, SignOutReason } from './authState';
+import type { AuthError } from './errors';
+
+/**
+ * The auth state and its subscribers: what the React layer reads. It lives beside the engine, not
+ * in it, so a first render needs nothing else (the engine loads when the client starts).
+ */
+export class StateStore {
+  snapshot: AuthSnapshot = initialAuthSnapshot;
+
+  readonly listeners = new Set<() => void>();
+
+  /** Once the client is disposed, the state stays as it is. */
+  disposed = false;
+
+  set(
+    status: AuthStatus,
+    user: User | null,
+    error: AuthError | null,
+    signOutReason: SignOutReason | null = null,
+  ): void {
+    if (this.disposed) return;
+    const from = this.snapshot.status;
+    // Checked in development only: the table is no use to a production build.
+    if (process.env.NODE_ENV !== 'production' && from !== status && !canTransition(from, status)) {
+      throw new Error(`oidc-kit: internal error, no transition from ${from} to ${status}.`);
+    }
+    const next = createAuthSnapshot(status, user, error, signOutReason);
+    const current = this.snapshot;
+    if (
+      current.status === next.status &&
+      current.user === next.user &&
+      current.error === next.error &&
+      current.signOutReason === next.signOutReason
+    ) {
+      return;
+    }
+    this.snapshot = next;
+    for (const listener of [...this.listeners]) listener();
+  }
+}
