@@ -1,17 +1,22 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider, createBrowserRouter } from 'react-router';
-import { AuthProvider } from '@oidc-kit/react';
-import { auth } from './auth';
-import { routes } from './routes';
+import { StartupError } from './components/StartupError';
 import './styles.css';
 
-const router = createBrowserRouter(routes);
+const root = createRoot(document.getElementById('root') as HTMLElement);
 
-createRoot(document.getElementById('root') as HTMLElement).render(
-  <StrictMode>
-    <AuthProvider client={auth}>
-      <RouterProvider router={router} />
-    </AuthProvider>
-  </StrictMode>,
+// The app module builds the auth client as it loads, and a wrong config throws there, before React
+// could render anything: load it here, so that the mistake shows on the page, not only in the
+// console.
+export const started = import('./App').then(
+  ({ App }) =>
+    root.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
+  (error: unknown) => {
+    console.error(error);
+    root.render(<StartupError error={error} />);
+  },
 );
