@@ -14,13 +14,11 @@ export type { SessionExpiry } from './hooks/useSessionExpiry';
 export { useAccess } from './hooks/useAccess';
 export type { Access } from './hooks/useAccess';
 
-export {
-  AuthErrorMessage,
-  AuthForbidden,
-  AuthPending,
-  RequireAuth,
-  describeSignInError,
-} from './components/RequireAuth';
+export { RequireAuth } from './components/RequireAuth';
+export { AuthPending } from './components/AuthPending';
+export { AuthForbidden } from './components/AuthForbidden';
+export { AuthErrorMessage } from './components/AuthErrorMessage';
+export { describeSignInError } from './components/describeSignInError';
 export type { RequireAuthProps } from './components/RequireAuth';
 export { SignInButton } from './components/SignInButton';
 export type { SignInButtonProps } from './components/SignInButton';

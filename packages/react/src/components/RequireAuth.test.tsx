@@ -5,7 +5,8 @@ import { AuthError } from '../core/errors';
 import { writeGuardAttempt } from '../core/guardAttempts';
 import { MockAuthProvider, createMockAuthClient, createTestUser } from '../testing';
 import type { MockAuthClient } from '../testing';
-import { RequireAuth, describeSignInError } from './RequireAuth';
+import { describeSignInError } from './describeSignInError';
+import { RequireAuth } from './RequireAuth';
 
 beforeEach(() => {
   sessionStorage.clear();

@@ -7,6 +7,9 @@ import { readGuardAttempt, writeGuardAttempt } from '../core/guardAttempts';
 import { useAccess } from '../hooks/useAccess';
 import { useAuthClient } from '../hooks/useAuthClient';
 import { useSelectedAuthState } from '../hooks/useSelectedAuthState';
+import { AuthErrorMessage } from './AuthErrorMessage';
+import { AuthForbidden } from './AuthForbidden';
+import { AuthPending } from './AuthPending';
 
 /** Props of {@link RequireAuth}. */
 export interface RequireAuthProps extends AccessRequirements {
@@ -26,72 +29,6 @@ export interface RequireAuthProps extends AccessRequirements {
 function currentLocation(): string {
   const location = globalThis.location;
   return location === undefined ? '/' : `${location.pathname}${location.search}${location.hash}`;
-}
-
-/** The default shown while waiting. */
-export function AuthPending(): ReactNode {
-  return (
-    <p role="status" aria-live="polite">
-      Checking your session…
-    </p>
-  );
-}
-
-/** The default shown to a signed-in user who lacks access. */
-export function AuthForbidden(): ReactNode {
-  return (
-    <section role="alert" aria-labelledby="oidc-kit-forbidden">
-      <h1 id="oidc-kit-forbidden">Forbidden</h1>
-      <p>You are signed in, but this page needs a role your account does not have.</p>
-      <a href="/">Go to the home page</a>
-    </section>
-  );
-}
-
-/**
- * The user-facing sentence for a failure: the one place oidc-kit words it, for the guard's error
- * screen, the React Router guard and your own screens. `error.message` is for developers.
- */
-export function describeSignInError(error: AuthError): string {
-  switch (error.code) {
-    case 'provider_error':
-      return error.providerError === 'access_denied'
-        ? 'Sign-in was cancelled.'
-        : 'The sign-in service refused the sign-in.';
-    case 'network':
-    case 'timeout':
-      return 'The sign-in service could not be reached. Check your connection.';
-    case 'popup_blocked':
-      return 'The browser blocked the sign-in window.';
-    case 'popup_closed':
-      return 'The sign-in window was closed before sign-in finished.';
-    case 'session_expired':
-      return 'Your session has ended. Sign in again.';
-    case 'signed_out_elsewhere':
-      return 'You signed out in another tab.';
-    default:
-      // In development the full message helps more than a sentence; production says it plainly.
-      return process.env.NODE_ENV !== 'production' ? error.message : 'Sign-in did not complete.';
-  }
-}
-
-/** The default shown after a failed sign-in: what happened and a way to retry. */
-export function AuthErrorMessage({
-  error,
-  retry,
-}: {
-  error: AuthError;
-  retry: () => void;
-}): ReactNode {
-  return (
-    <section role="alert" aria-labelledby="oidc-kit-sign-in-failed">
-      <h1 id="oidc-kit-sign-in-failed">Sign-in failed</h1>
-      <p>{describeSignInError(error)}</p>
-      <button type="button" onClick={retry}>
-        Try again
-      </button>
-    </section>
-  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import { assertIssuer } from './assertIssuer';
-import { handOverUrl } from './handOver';
+import { refusalUrl } from './refusalToOpener';
 import { removeFromAddress } from './removeFromAddress';
 import { safeReturnTo } from './returnTo';
 import { toAuthError } from './toAuthError';
@@ -55,7 +55,7 @@ export class Callback {
         // This is the popup or the silent iframe. The session is its opener's, whose storage it
         // may share: leave it alone, and hand the failure over (the opener then closes a popup).
         this.core.set('error', null, error);
-        const failed = handOverUrl(url, error);
+        const failed = refusalUrl(url, error);
         await (
           requestType === 'si:p'
             ? this.core.userManager.signinPopupCallback(failed)

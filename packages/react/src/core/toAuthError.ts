@@ -1,6 +1,6 @@
 import { authError, isAuthError } from './errors';
 import type { AuthError, AuthErrorCode } from './errors';
-import { handedOver } from './handOver';
+import { refusalFromWindow } from './refusalToOpener';
 import { idTokenInvalid } from './idToken';
 import { sessionOverErrors } from './sessionOverErrors';
 
@@ -73,7 +73,7 @@ export function toAuthError(cause: unknown, operation: AuthOperation): AuthError
       providerError,
       providerErrorDescription: field(cause, 'error_description'),
     };
-    const fromWindow = handedOver(providerError, details.providerErrorDescription, cause);
+    const fromWindow = refusalFromWindow(providerError, details.providerErrorDescription, cause);
     if (fromWindow !== null) return fromWindow;
     if (operation === 'renew' && sessionOverErrors.has(providerError)) {
       return authError(

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { AuthError, isAuthError } from './errors';
-import { handOverUrl, handedOver } from './handOver';
+import { refusalUrl, refusalFromWindow } from './refusalToOpener';
 import { toAuthError } from './toAuthError';
 
 /** What oidc-client-ts raises in the opener for an error response. */
@@ -19,7 +19,7 @@ describe('handing a refused response over to the opener', () => {
 
   test('the error response keeps the state and drops the code and everything else', () => {
     const url = new URL(
-      handOverUrl(
+      refusalUrl(
         callback,
         new AuthError('id_token_invalid', 'Bad iss.', { check: 'callback_iss' }),
       ),
@@ -31,12 +31,12 @@ describe('handing a refused response over to the opener', () => {
 
   test('the opener reads back the same code, check and message', () => {
     const error = new AuthError('id_token_invalid', 'Bad iss.', { check: 'callback_iss' });
-    const back = toAuthError(errorResponse(handOverUrl(callback, error)), 'sign-in');
+    const back = toAuthError(errorResponse(refusalUrl(callback, error)), 'sign-in');
     expect(isAuthError(back, 'id_token_invalid')).toBe(true);
     expect(back.check).toBe('callback_iss');
     expect(back.message).toBe('Bad iss.');
     const network = toAuthError(
-      errorResponse(handOverUrl(callback, new AuthError('network', 'Offline.'))),
+      errorResponse(refusalUrl(callback, new AuthError('network', 'Offline.'))),
       'renew',
     );
     expect(network.code).toBe('network');
@@ -44,8 +44,8 @@ describe('handing a refused response over to the opener', () => {
   });
 
   test('an unknown code, or a provider error without the prefix, is an ordinary provider error', () => {
-    expect(handedOver('oidc-kit:made_up/x', 'text', null)).toBeNull();
-    expect(handedOver('access_denied', 'text', null)).toBeNull();
+    expect(refusalFromWindow('oidc-kit:made_up/x', 'text', null)).toBeNull();
+    expect(refusalFromWindow('access_denied', 'text', null)).toBeNull();
     const forged = toAuthError(
       { name: 'ErrorResponse', error: 'oidc-kit:made_up', message: 'x' },
       'sign-in',

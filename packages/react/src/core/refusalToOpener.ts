@@ -22,7 +22,7 @@ const handedCodes: readonly AuthErrorCode[] = [
 ];
 
 /** The error response a popup or iframe hands over for `error`, on the callback `url`. */
-export function handOverUrl(url: string, error: AuthError): string {
+export function refusalUrl(url: string, error: AuthError): string {
   const failed = new URL(url);
   const state = failed.searchParams.get('state') ?? '';
   failed.search = '';
@@ -34,7 +34,7 @@ export function handOverUrl(url: string, error: AuthError): string {
 }
 
 /** The `AuthError` a popup or iframe handed over, or null when `providerError` is not one. */
-export function handedOver(
+export function refusalFromWindow(
   providerError: string,
   description: string | undefined,
   cause: unknown,

@@ -1,0 +1,28 @@
+import type { AuthError } from '../core/errors';
+
+/**
+ * The user-facing sentence for a failure: the one place oidc-kit words it, for the guard's error
+ * screen, the React Router guard and your own screens. `error.message` is for developers.
+ */
+export function describeSignInError(error: AuthError): string {
+  switch (error.code) {
+    case 'provider_error':
+      return error.providerError === 'access_denied'
+        ? 'Sign-in was cancelled.'
+        : 'The sign-in service refused the sign-in.';
+    case 'network':
+    case 'timeout':
+      return 'The sign-in service could not be reached. Check your connection.';
+    case 'popup_blocked':
+      return 'The browser blocked the sign-in window.';
+    case 'popup_closed':
+      return 'The sign-in window was closed before sign-in finished.';
+    case 'session_expired':
+      return 'Your session has ended. Sign in again.';
+    case 'signed_out_elsewhere':
+      return 'You signed out in another tab.';
+    default:
+      // In development the full message helps more than a sentence; production says it plainly.
+      return process.env.NODE_ENV !== 'production' ? error.message : 'Sign-in did not complete.';
+  }
+}

@@ -1,0 +1,26 @@
+import { renderHook } from '@testing-library/react';
+import { describe, expect, test, vi } from 'vitest';
+import { useAccessToken } from './useAccessToken';
+import { useAuth } from './useAuth';
+import { useAuthFetch } from './useAuthFetch';
+import { useAuthState } from './useAuthState';
+import { useSessionExpiry } from './useSessionExpiry';
+import { useUser } from './useUser';
+
+describe('outside AuthProvider every hook throws, naming itself and the fix', () => {
+  test.each([
+    ['useAuth', () => useAuth()],
+    ['useAuthState', () => useAuthState((state) => state.status)],
+    ['useUser', () => useUser()],
+    ['useAccessToken', () => useAccessToken()],
+    ['useAuthFetch', () => useAuthFetch()],
+    ['useSessionExpiry', () => useSessionExpiry()],
+  ] as [string, () => unknown][])('%s', (name, hook) => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect(() => renderHook(hook)).toThrow(
+      new RegExp(
+        `^${name}\\(\\) must be used inside <AuthProvider>\\. Wrap your app in <AuthProvider config=`,
+      ),
+    );
+  });
+});
