@@ -1,10 +1,11 @@
 import { useEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
-import type { AccessRequirements } from '../core/checkAccess';
+import { accessOf } from '../core/checkAccess';
+import type { Access, AccessRequirements } from '../core/checkAccess';
+import type { AuthStatus } from '../core/authState';
 import type { AuthError } from '../core/errors';
 import { sessionOverErrors } from '../core/sessionOverErrors';
 import { readGuardAttempt, writeGuardAttempt } from '../core/guardAttempts';
-import { useAccess } from '../hooks/useAccess';
 import { useAuthClient } from '../hooks/useAuthClient';
 import { useSelectedAuthState } from '../hooks/useSelectedAuthState';
 import { AuthErrorMessage } from './AuthErrorMessage';
@@ -24,6 +25,20 @@ export interface RequireAuthProps extends AccessRequirements {
   returnTo?: string;
   /** Try `prompt=none` first (no login page if the provider session is alive), then interactive. */
   silent?: boolean;
+}
+
+interface GuardView {
+  access: Access;
+  error: AuthError | null;
+  status: AuthStatus;
+}
+
+function sameGuardView(previous: GuardView, next: GuardView): boolean {
+  return (
+    previous.access === next.access &&
+    previous.error === next.error &&
+    previous.status === next.status
+  );
 }
 
 function currentLocation(): string {
@@ -52,9 +67,16 @@ export function RequireAuth({
   when,
 }: RequireAuthProps): ReactNode {
   const client = useAuthClient('RequireAuth');
-  const access = useAccess({ roles, scopes, when });
-  const error = useSelectedAuthState('RequireAuth', (state) => state.error);
-  const status = useSelectedAuthState('RequireAuth', (state) => state.status);
+  // One subscription, to what the guard shows: a renewal that changes none of it re-renders nothing.
+  const { access, error, status } = useSelectedAuthState(
+    'RequireAuth',
+    (state): GuardView => ({
+      access: accessOf(state, { roles, scopes, when }, (user) => client.readRoles(user)),
+      error: state.error,
+      status: state.status,
+    }),
+    sameGuardView,
+  );
   const target = returnTo ?? currentLocation();
 
   const attempt =

@@ -1,4 +1,5 @@
 import type { User } from 'oidc-client-ts';
+import type { AuthSnapshot } from './authState';
 import type { RoleReader } from './roles';
 
 /** What a user must have to see something. All given requirements must hold. */
@@ -27,4 +28,19 @@ export function checkAccess(
     if (!scopes.every((scope) => granted.has(scope))) return false;
   }
   return when === undefined || when(user);
+}
+
+/** Where a user stands against some requirements: what a guard shows. */
+export type Access = 'pending' | 'signed-out' | 'allowed' | 'denied';
+
+/** The {@link Access} a snapshot gives, read with `readRoles`. */
+export function accessOf(
+  snapshot: AuthSnapshot,
+  requirements: AccessRequirements,
+  readRoles: RoleReader,
+): Access {
+  const { status, user } = snapshot;
+  if (status === 'loading' || status === 'signing-in' || status === 'signing-out') return 'pending';
+  if (user === null) return 'signed-out';
+  return checkAccess(user, requirements, readRoles) ? 'allowed' : 'denied';
 }
