@@ -43,6 +43,22 @@ afterAll(async () => {
   await provider?.stop();
 });
 
+/** The code exchange of `reference-app`, sent from a page on `origin` (CORS). */
+function exchangeFrom(
+  origin: string,
+  { code, verifier }: { code: string; verifier: string },
+  redirectUri: string,
+) {
+  const body = {
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: verifier,
+    client_id: 'reference-app',
+    redirect_uri: redirectUri,
+  };
+  return postForm(`${provider.issuer}/token`, body, origin);
+}
+
 async function signInAndGetTokens(username: string) {
   const { code, verifier, nonce, browser } = await signIn(provider.issuer, { username });
   const tokens = await exchangeCode(provider.issuer, { code, verifier });
@@ -275,17 +291,7 @@ describe('authorization code flow with PKCE through the login page', () => {
 
   it('answers CORS requests from the client origin at the token endpoint', async () => {
     const { code, verifier } = await signIn(provider.issuer, { username: 'alice' });
-    const response = await postForm(
-      `${provider.issuer}/token`,
-      {
-        grant_type: 'authorization_code',
-        code,
-        code_verifier: verifier,
-        client_id: 'reference-app',
-        redirect_uri: callback,
-      },
-      'http://localhost:5173',
-    );
+    const response = await exchangeFrom('http://localhost:5173', { code, verifier }, callback);
     expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
   });
@@ -299,17 +305,7 @@ describe('the default client on another loopback port (development: any port, RF
         username: 'alice',
         redirectUri,
       });
-      const response = await postForm(
-        `${provider.issuer}/token`,
-        {
-          grant_type: 'authorization_code',
-          code,
-          code_verifier: verifier,
-          client_id: 'reference-app',
-          redirect_uri: redirectUri,
-        },
-        origin,
-      );
+      const response = await exchangeFrom(origin, { code, verifier }, redirectUri);
       expect(response.status).toBe(200);
       expect(response.headers.get('access-control-allow-origin')).toBe(origin);
       const tokens = (await response.json()) as { id_token: string };

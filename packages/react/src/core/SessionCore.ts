@@ -1,7 +1,7 @@
 import { OidcClient } from 'oidc-client-ts';
 import type { User, UserManager } from 'oidc-client-ts';
 import { isCallback, isSignOutReturn } from './arrival';
-import type { AuthSnapshot, AuthStatus, SignOutReason } from './authState';
+import type { AuthSnapshot } from './authState';
 import type { AuthClientEnvironment } from './clientOptions';
 import { browserStorage } from './browserStorage';
 import type { CheckedUserStore } from './CheckedUserStore';
@@ -81,14 +81,8 @@ export class SessionCore {
     return this.stateStore.disposed;
   }
 
-  set(
-    status: AuthStatus,
-    user: User | null,
-    error: AuthError | null,
-    signOutReason: SignOutReason | null = null,
-  ): void {
-    this.stateStore.set(status, user, error, signOutReason);
-  }
+  /** Moves the state, which the client holds (see `StateStore.set`). */
+  set: StateStore['set'] = (...change) => this.stateStore.set(...change);
 
   /** The `UserManager` this client drives. */
   get userManager(): UserManager {
