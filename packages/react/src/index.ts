@@ -5,6 +5,8 @@ export type { AuthContextValue } from './authContext';
 
 export { useAuth } from './hooks/useAuth';
 export type { UseAuthResult } from './hooks/useAuth';
+export { useAuthActions } from './hooks/useAuthActions';
+export type { AuthActions } from './hooks/useAuthActions';
 export { useAuthState } from './hooks/useAuthState';
 export { useUser } from './hooks/useUser';
 export { useAccessToken } from './hooks/useAccessToken';

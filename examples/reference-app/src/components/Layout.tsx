@@ -6,15 +6,15 @@ import {
   SignOutButton,
   SignedIn,
   SignedOut,
-  useAuth,
-  useUser,
+  useAuthState,
 } from '@oidc-kit/react';
 import { SignInProblem } from './SignInProblem';
 
 /** Every page: the header with the user and the links they may open, then the page. */
 export function Layout() {
-  const user = useUser();
-  const { status } = useAuth();
+  // Only what the header shows: a token renewal re-renders none of it.
+  const checking = useAuthState((state) => state.status === 'loading');
+  const name = useAuthState((state) => state.user?.profile.name);
   return (
     <div className="app">
       <header className="header">
@@ -33,10 +33,10 @@ export function Layout() {
           </SignedIn>
         </nav>
         <div className="session" aria-live="polite">
-          {status === 'loading' && <span className="muted">Checking session…</span>}
+          {checking && <span className="muted">Checking session…</span>}
           <SignedIn>
             <span className="user-name" data-testid="user-name">
-              {user?.name as string}
+              {name}
             </span>
             <SignOutButton className="button secondary" />
           </SignedIn>

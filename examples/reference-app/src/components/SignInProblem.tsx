@@ -1,9 +1,11 @@
-import { describeSignInError, useAuth } from '@oidc-kit/react';
+import { describeSignInError, useAuthActions, useAuthState } from '@oidc-kit/react';
 
 /** A banner for a failed sign-in or an ended session, with the way forward. */
 export function SignInProblem() {
-  const { status, error, signIn, dismissError } = useAuth();
-  if (error === null || status === 'authenticated') return null;
+  // The error only (null while signed in): a token renewal re-renders nothing here.
+  const error = useAuthState((state) => (state.status === 'authenticated' ? null : state.error));
+  const { signIn, dismissError } = useAuthActions();
+  if (error === null) return null;
   const ended = error.code === 'session_expired' || error.code === 'signed_out_elsewhere';
   return (
     <div className={`banner ${ended ? 'info' : 'problem'}`} role={ended ? 'status' : 'alert'}>

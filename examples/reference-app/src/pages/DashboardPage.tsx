@@ -16,7 +16,7 @@ export function DashboardPage() {
     <>
       <h1>Dashboard</h1>
       <p className="lead">
-        Hello {user?.name as string}. The API read this from your access token:
+        Hello {user?.name}. The API read this from your access token:
       </p>
       <section className="card" aria-labelledby="api-answer">
         <div className="card-header">

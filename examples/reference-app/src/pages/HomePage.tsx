@@ -25,7 +25,7 @@ export function HomePage() {
         </SignedOut>
         <SignedIn>
           <p>
-            Welcome back, <strong>{user?.name as string}</strong>.{' '}
+            Welcome back, <strong>{user?.name}</strong>.{' '}
             <Link to="/dashboard">Open your dashboard</Link>
           </p>
         </SignedIn>

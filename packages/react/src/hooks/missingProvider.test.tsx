@@ -2,6 +2,7 @@ import { renderHook } from '@testing-library/react';
 import { describe, expect, test, vi } from 'vitest';
 import { useAccessToken } from './useAccessToken';
 import { useAuth } from './useAuth';
+import { useAuthActions } from './useAuthActions';
 import { useAuthFetch } from './useAuthFetch';
 import { useAuthState } from './useAuthState';
 import { useSessionExpiry } from './useSessionExpiry';
@@ -10,6 +11,7 @@ import { useUser } from './useUser';
 describe('outside AuthProvider every hook throws, naming itself and the fix', () => {
   test.each([
     ['useAuth', () => useAuth()],
+    ['useAuthActions', () => useAuthActions()],
     ['useAuthState', () => useAuthState((state) => state.status)],
     ['useUser', () => useUser()],
     ['useAccessToken', () => useAccessToken()],

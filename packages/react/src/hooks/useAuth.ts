@@ -1,30 +1,26 @@
 import { useMemo } from 'react';
 import type { User } from 'oidc-client-ts';
-import type { SignInOptions, SignOutOptions } from '../core/AuthClient';
 import type { AuthStatus } from '../core/authState';
 import type { AuthError } from '../core/errors';
 import { useAuthClient } from './useAuthClient';
 import { useSelectedAuthState } from './useSelectedAuthState';
+import { useClientActions } from './useAuthActions';
+import type { AuthActions } from './useAuthActions';
 
 /** What {@link useAuth} returns. */
-export interface UseAuthResult {
+export interface UseAuthResult extends AuthActions {
   status: AuthStatus;
   isAuthenticated: boolean;
   /** True while the session is being restored or a sign-in / sign-out is under way. */
   isLoading: boolean;
   user: User | null;
   error: AuthError | null;
-  signIn(options?: SignInOptions): Promise<void>;
-  signOut(options?: SignOutOptions): Promise<void>;
-  renew(): Promise<User | null>;
-  getAccessToken(): Promise<string | null>;
-  /** Forgets the last error (an `error` status becomes `unauthenticated`). */
-  dismissError(): void;
 }
 
 /**
  * The whole auth state and the actions. Re-renders on every change, renewals included; read a
- * slice with `useAuthState` or `useUser` where that matters.
+ * slice with `useAuthState` or `useUser`, and take the actions alone with `useAuthActions`, where
+ * that matters.
  *
  * @example
  * const { isAuthenticated, user, signIn } = useAuth();
@@ -32,16 +28,7 @@ export interface UseAuthResult {
 export function useAuth(): UseAuthResult {
   const client = useAuthClient('useAuth');
   const snapshot = useSelectedAuthState('useAuth', (state) => state);
-  const actions = useMemo(
-    () => ({
-      signIn: (options?: SignInOptions) => client.signIn(options),
-      signOut: (options?: SignOutOptions) => client.signOut(options),
-      renew: () => client.renew(),
-      getAccessToken: () => client.getAccessToken(),
-      dismissError: () => client.dismissError(),
-    }),
-    [client],
-  );
+  const actions = useClientActions(client);
   return useMemo(
     () => ({
       status: snapshot.status,
