@@ -15,9 +15,7 @@ export function DashboardPage() {
   return (
     <>
       <h1>Dashboard</h1>
-      <p className="lead">
-        Hello {user?.name}. The API read this from your access token:
-      </p>
+      <p className="lead">Hello {user?.name}. The API read this from your access token:</p>
       <section className="card" aria-labelledby="api-answer">
         <div className="card-header">
           <h2 id="api-answer">GET /me</h2>

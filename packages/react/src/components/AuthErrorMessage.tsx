@@ -1,22 +1,40 @@
+import { useId } from 'react';
 import type { ReactNode } from 'react';
 import type { AuthError } from '../core/errors';
 import { describeSignInError } from './describeSignInError';
 
-/** The default shown after a failed sign-in: what happened and a way to retry. */
+/** Props of {@link AuthErrorMessage}. */
+export interface AuthErrorMessageProps {
+  error: AuthError;
+  /** Starts sign-in again. */
+  retry: () => void;
+  title?: string;
+  retryLabel?: string;
+  /** The sentence for the error. Default: {@link describeSignInError}. */
+  describe?: (error: AuthError) => ReactNode;
+}
+
+/**
+ * The guard's default after a failed sign-in: an alert named by `title`, what happened, and a
+ * button to retry. Every text is a prop; no heading, so it fits any page's outline.
+ */
 export function AuthErrorMessage({
   error,
   retry,
-}: {
-  error: AuthError;
-  retry: () => void;
-}): ReactNode {
+  title = 'Sign-in failed',
+  retryLabel = 'Try again',
+  describe = describeSignInError,
+}: AuthErrorMessageProps): ReactNode {
+  const id = useId();
   return (
-    <section role="alert" aria-labelledby="oidc-kit-sign-in-failed">
-      <h1 id="oidc-kit-sign-in-failed">Sign-in failed</h1>
-      <p>{describeSignInError(error)}</p>
+    <div role="alert" aria-labelledby={id}>
+      <p>
+        <strong id={id}>{title}</strong>
+      </p>
+      <p>{describe(error)}</p>
       <button type="button" onClick={retry}>
-        Try again
+        {retryLabel}
       </button>
-    </section>
+    </div>
   );
 }

@@ -1,12 +1,25 @@
+import { useId } from 'react';
 import type { ReactNode } from 'react';
 
-/** The default shown to a signed-in user who lacks access. */
-export function AuthForbidden(): ReactNode {
+/**
+ * The guard's default for a signed-in user who lacks access: an alert named by `title`, with
+ * `children` as its text. No heading and no link: it sits inside your page, whose outline and
+ * routes are yours (pass your own `forbidden` to add a way out).
+ */
+export function AuthForbidden({
+  title = 'Forbidden',
+  children = 'You are signed in, but this page needs a role your account does not have.',
+}: {
+  title?: string;
+  children?: ReactNode;
+}): ReactNode {
+  const id = useId();
   return (
-    <section role="alert" aria-labelledby="oidc-kit-forbidden">
-      <h1 id="oidc-kit-forbidden">Forbidden</h1>
-      <p>You are signed in, but this page needs a role your account does not have.</p>
-      <a href="/">Go to the home page</a>
-    </section>
+    <div role="alert" aria-labelledby={id}>
+      <p>
+        <strong id={id}>{title}</strong>
+      </p>
+      <p>{children}</p>
+    </div>
   );
 }

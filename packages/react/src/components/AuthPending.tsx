@@ -1,10 +1,14 @@
 import type { ReactNode } from 'react';
 
-/** The default shown while waiting. */
-export function AuthPending(): ReactNode {
+/** The guard's default while it waits: a polite status line; `children` replaces the text. */
+export function AuthPending({
+  children = 'Checking your session…',
+}: {
+  children?: ReactNode;
+}): ReactNode {
   return (
     <p role="status" aria-live="polite">
-      Checking your session…
+      {children}
     </p>
   );
 }

@@ -11,6 +11,7 @@ import { useSelectedAuthState } from '../hooks/useSelectedAuthState';
 import { AuthErrorMessage } from './AuthErrorMessage';
 import { AuthForbidden } from './AuthForbidden';
 import { AuthPending } from './AuthPending';
+import { AuthSignInNeeded } from './AuthSignInNeeded';
 
 /** Props of {@link RequireAuth}. */
 export interface RequireAuthProps extends AccessRequirements {
@@ -21,6 +22,11 @@ export interface RequireAuthProps extends AccessRequirements {
   forbidden?: ReactNode;
   /** Shown after a failed sign-in. Default: the message and a "Try again" button. */
   error?: ReactNode | ((error: AuthError, retry: () => void) => ReactNode);
+  /**
+   * Shown to a user who came back signed out with no error (the guard does not redirect twice).
+   * Default: {@link AuthSignInNeeded}, a sign-in button.
+   */
+  signInNeeded?: ReactNode | ((signIn: () => void) => ReactNode);
   /** Where to return after sign-in. Default: the current location. */
   returnTo?: string;
   /** Try `prompt=none` first (no login page if the provider session is alive), then interactive. */
@@ -60,6 +66,7 @@ export function RequireAuth({
   fallback = <AuthPending />,
   forbidden = <AuthForbidden />,
   error: renderError,
+  signInNeeded,
   returnTo,
   silent = false,
   roles,
@@ -117,13 +124,6 @@ export function RequireAuth({
     return renderError ?? <AuthErrorMessage error={error} retry={retry} />;
   }
   // Came back from an interactive attempt without a session and without an error.
-  return (
-    <section role="alert" aria-labelledby="oidc-kit-sign-in-needed">
-      <h1 id="oidc-kit-sign-in-needed">Sign-in needed</h1>
-      <p>This page is for signed-in users.</p>
-      <button type="button" onClick={retry}>
-        Sign in
-      </button>
-    </section>
-  );
+  if (typeof signInNeeded === 'function') return signInNeeded(retry);
+  return signInNeeded ?? <AuthSignInNeeded signIn={retry} />;
 }
