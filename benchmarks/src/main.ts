@@ -171,6 +171,8 @@ function renderRows(renders: RenderResults | null): Row[] {
   const labels = [
     `Re-renders: ${readers} name readers, ${renewals} renewals`,
     '… ours reading `useUser()`',
+    '… ours guarding with `RequireAuth roles`',
+    '… ours inside `SignedIn` + `Authorized roles`',
     '… both reading `useAuth()`',
   ];
   if (renders === null) return labels.map(failedRow);
@@ -189,7 +191,9 @@ function renderRows(renders: RenderResults | null): Row[] {
   return [
     row(labels[0] as string, 'oidc-kit useAuthState(name)', true),
     row(labels[1] as string, 'oidc-kit useUser()', true),
-    row(labels[2] as string, 'oidc-kit useAuth()', false),
+    row(labels[2] as string, 'oidc-kit RequireAuth (roles)', true),
+    row(labels[3] as string, 'oidc-kit SignedIn + Authorized (roles)', true),
+    row(labels[4] as string, 'oidc-kit useAuth()', false),
   ];
 }
 
@@ -414,7 +418,7 @@ ${machine}
 ## How each figure is measured
 
 1. **Bundle size.** ${sizeNote(figures)}
-2. **Re-renders on renewal.** jsdom, React ${versions.react}, no StrictMode (it renders everything twice) and no \`act()\`: React schedules and batches as in a browser, and each renewal is followed by a 20 ms pause in which it commits. ${readers} components read the user's name; their renders after the first mount are counted over ${renewals} renewals against the in-memory provider of our unit tests (\`packages/react/test/support/FakeProvider.ts\`), whose renewed ID tokens carry the same name. Ours: \`AuthProvider client={…}\` and \`client.renew()\`. Theirs: react-oidc-context's \`AuthProvider\` over a real oidc-client-ts \`UserManager\` on the same provider.${controlNote(renders)} ${runs.renders} runs of each; median.
+2. **Re-renders on renewal.** jsdom, React ${versions.react}, no StrictMode (it renders everything twice) and no \`act()\`: React schedules and batches as in a browser, and each renewal is followed by a 20 ms pause in which it commits. ${readers} components read the user's name; their renders after the first mount are counted over ${renewals} renewals against the in-memory provider of our unit tests (\`packages/react/test/support/FakeProvider.ts\`), whose renewed ID tokens carry the same name. Ours: \`AuthProvider client={…}\` and \`client.renew()\`. The guard and template rows count renders of ${readers} \`RequireAuth roles={['user']}\` guards, and of ${readers} \`SignedIn\` templates each holding an \`Authorized roles={['user']}\`, around the same name (the user keeps the role). Theirs: react-oidc-context's \`AuthProvider\` over a real oidc-client-ts \`UserManager\` on the same provider.${controlNote(renders)} ${runs.renders} runs of each; median.
 3. **Refresh de-duplication.** jsdom and the same fake provider, whose token endpoint takes ${tokenDelay} ms and, like real providers, rotates refresh tokens and revokes the whole grant when a used one comes back. **${calls} calls:** the API expires the access token, then ${calls} calls start at once. Ours: \`client.fetch\`. Theirs: its README has no 401 handling, so the natural equivalent is the app's own fetch that sends \`auth.user.access_token\` and, on a 401, calls \`auth.signinSilent()\` and retries once. **${tabCount} tabs:** ours, ${tabCount} \`AuthClient\`s, each with its own session storage, sharing localStorage, a BroadcastChannel and the renewal lock (the in-page lock here; Web Locks in a browser), all calling \`renew()\` at once. Theirs, ${tabCount} \`UserManager\`s on one localStorage-backed \`userStore\` (its README's setup for sharing a session; with its default sessionStorage, tabs share nothing), all calling \`signinSilent()\` at once, as their automatic renewals do when the shared token nears expiry. Whether a tab stays signed in is checked by calling the API with its token afterwards. ${runs.refresh} runs of each; median.
 4. **Requests on sign-in and on reload.** Chromium (playwright-core) against the dev provider (\`@oidc-kit/dev-provider\`, a real OpenID Provider, on port ${ports.provider}), with the two typical entries above bundled for production and served on ports ${ports.oidcKit} and ${ports.reactOidcContext}. As in the reference app's end-to-end test 10, every request the page sends to the provider is counted: from the Sign in click until the name shows (plus 300 ms), then over a reload until the name shows again (plus 300 ms).${requestsNote(requests)} ${runs.requests} runs of each; median.
 

@@ -6,7 +6,15 @@ import { Profiler, useEffect } from 'react';
 import type { ComponentType, ReactElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { Root } from 'react-dom/client';
-import { AuthProvider, useAuth, useAuthState, useUser } from '@oidc-kit/react';
+import {
+  AuthProvider,
+  Authorized,
+  RequireAuth,
+  SignedIn,
+  useAuth,
+  useAuthState,
+  useUser,
+} from '@oidc-kit/react';
 import type { AuthClient } from '@oidc-kit/react';
 import { AuthProvider as OidcContextProvider, useAuth as useOidcContext } from 'react-oidc-context';
 import type { AuthContextProps } from 'react-oidc-context';
@@ -31,6 +39,25 @@ function NameFromUser() {
 function NameFromUseAuth() {
   const { user } = useAuth();
   return <span>{user?.profile.name}</span>;
+}
+
+// A guarded and a templated piece of page: the guard and the templates count, not their children.
+function GuardedName() {
+  return (
+    <RequireAuth roles={['user']}>
+      <span>{name}</span>
+    </RequireAuth>
+  );
+}
+
+function TemplatedName() {
+  return (
+    <SignedIn>
+      <Authorized roles={['user']}>
+        <span>{name}</span>
+      </Authorized>
+    </SignedIn>
+  );
 }
 
 function NameFromOidcContext() {
@@ -190,6 +217,8 @@ void job('renders', async (): Promise<RenderResults> => {
       'oidc-kit useAuthState(name)': () => oidcKit(NameFromState),
       'oidc-kit useUser()': () => oidcKit(NameFromUser),
       'oidc-kit useAuth()': () => oidcKit(NameFromUseAuth),
+      'oidc-kit RequireAuth (roles)': () => oidcKit(GuardedName),
+      'oidc-kit SignedIn + Authorized (roles)': () => oidcKit(TemplatedName),
       'control: oidc-kit useAuthState(name), a new name on every renewal': () =>
         oidcKit(NameFromState, true),
       'react-oidc-context useAuth(), automatic renewal': () => oidcContext('userManager'),
