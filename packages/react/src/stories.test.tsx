@@ -17,6 +17,7 @@ test('every component has stories', () => {
   const titles = Object.values(modules).map((module) => module.default.title);
   expect(titles.sort()).toEqual([
     'Components/Authorized',
+    'Components/Default views',
     'Components/RequireAuth',
     'Components/SignInButton',
     'Components/SignOutButton',
