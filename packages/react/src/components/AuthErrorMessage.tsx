@@ -1,7 +1,7 @@
-import { useId } from 'react';
 import type { ReactNode } from 'react';
 import type { AuthError } from '../core/errors';
 import { describeSignInError } from './describeSignInError';
+import { TitledView } from './TitledView';
 
 /** Props of {@link AuthErrorMessage}. */
 export interface AuthErrorMessageProps {
@@ -25,16 +25,12 @@ export function AuthErrorMessage({
   retryLabel = 'Try again',
   describe = describeSignInError,
 }: AuthErrorMessageProps): ReactNode {
-  const id = useId();
   return (
-    <div role="alert" aria-labelledby={id}>
-      <p>
-        <strong id={id}>{title}</strong>
-      </p>
+    <TitledView alert title={title}>
       <p>{describe(error)}</p>
       <button type="button" onClick={retry}>
         {retryLabel}
       </button>
-    </div>
+    </TitledView>
   );
 }

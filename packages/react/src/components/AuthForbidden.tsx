@@ -1,5 +1,5 @@
-import { useId } from 'react';
 import type { ReactNode } from 'react';
+import { TitledView } from './TitledView';
 
 /**
  * The guard's default for a signed-in user who lacks access: an alert named by `title`, with
@@ -13,13 +13,9 @@ export function AuthForbidden({
   title?: string;
   children?: ReactNode;
 }): ReactNode {
-  const id = useId();
   return (
-    <div role="alert" aria-labelledby={id}>
-      <p>
-        <strong id={id}>{title}</strong>
-      </p>
+    <TitledView alert title={title}>
       <p>{children}</p>
-    </div>
+    </TitledView>
   );
 }

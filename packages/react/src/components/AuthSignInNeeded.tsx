@@ -1,5 +1,5 @@
-import { useId } from 'react';
 import type { ReactNode } from 'react';
+import { TitledView } from './TitledView';
 
 /** Props of {@link AuthSignInNeeded}. */
 export interface AuthSignInNeededProps {
@@ -20,16 +20,12 @@ export function AuthSignInNeeded({
   signInLabel = 'Sign in',
   children = 'This page is for signed-in users.',
 }: AuthSignInNeededProps): ReactNode {
-  const id = useId();
   return (
-    <section aria-labelledby={id}>
-      <p>
-        <strong id={id}>{title}</strong>
-      </p>
+    <TitledView alert={false} title={title}>
       <p>{children}</p>
       <button type="button" onClick={signIn}>
         {signInLabel}
       </button>
-    </section>
+    </TitledView>
   );
 }

@@ -6,6 +6,7 @@ import type { AuthStatus } from '../core/authState';
 import type { AuthError } from '../core/errors';
 import { sessionOverErrors } from '../core/sessionOverErrors';
 import { readGuardAttempt, writeGuardAttempt } from '../core/guardAttempts';
+import { currentPath } from '../core/returnTo';
 import { useAuthClient } from '../hooks/useAuthClient';
 import { useSelectedAuthState } from '../hooks/useSelectedAuthState';
 import { AuthErrorMessage } from './AuthErrorMessage';
@@ -47,11 +48,6 @@ function sameGuardView(previous: GuardView, next: GuardView): boolean {
   );
 }
 
-function currentLocation(): string {
-  const location = globalThis.location;
-  return location === undefined ? '/' : `${location.pathname}${location.search}${location.hash}`;
-}
-
 /**
  * Shows its children to a signed-in user who meets the requirements; starts sign-in for a
  * signed-out one, once per navigation: after a failed or abandoned sign-in it shows the error
@@ -84,7 +80,7 @@ export function RequireAuth({
     }),
     sameGuardView,
   );
-  const target = returnTo ?? currentLocation();
+  const target = returnTo ?? currentPath();
 
   const attempt =
     status === 'unauthenticated' || status === 'error' ? readGuardAttempt(target) : null;

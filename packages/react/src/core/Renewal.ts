@@ -49,11 +49,8 @@ export class Renewal {
     const expiresAt = user.expires_at;
     if (expiresAt === undefined || this.core.disposed) return;
     const left = Math.max(0, expiresAt * 1000 - Date.now());
-    const last = this.core.records().read()?.requested ?? 0;
-    // Renew a minute before expiry (half the lifetime when shorter), never sooner than the
-    // session's last token request allows (rule 5).
-    const at = Math.max(expiresAt * 1000 - Math.min(60_000, left / 2), last + minRequestInterval);
-    this.renewTimer.schedule(at, () => void this.renew().catch(() => undefined));
+    // A minute before expiry (half the lifetime when shorter).
+    this.renewAt(expiresAt * 1000 - Math.min(60_000, left / 2));
   }
 
   scheduleRetry(): void {
@@ -62,8 +59,13 @@ export class Renewal {
     if (this.renewRetries > maxRenewRetries || this.core.disposed) return;
     // Exponential backoff with jitter, so tabs and clients that failed together do not retry so.
     const delay = 2 ** this.renewRetries * 2500 * (0.75 + Math.random() / 2);
+    this.renewAt(Date.now() + delay);
+  }
+
+  /** Renews at `wanted`, never sooner than the session's last token request allows (rule 5). */
+  renewAt(wanted: number): void {
     const last = this.core.records().read()?.requested ?? 0;
-    const at = Math.max(Date.now() + delay, last + minRequestInterval);
+    const at = Math.max(wanted, last + minRequestInterval);
     this.renewTimer.schedule(at, () => void this.renew().catch(() => undefined));
   }
 

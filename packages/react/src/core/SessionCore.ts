@@ -159,16 +159,7 @@ export class SessionCore {
 
   withRenewLock<T>(task: () => Promise<T>): Promise<T> {
     const { authority, client_id } = this.config.oidc;
-    return withLock(
-      `oidc-kit:renew:${authority}:${client_id}`,
-      task,
-      this.environment.locks === undefined ? undefined : this.environment.locks,
-    );
-  }
-
-  currentPath(): string {
-    const { pathname, search, hash } = globalThis.location;
-    return `${pathname}${search}${hash}`;
+    return withLock(`oidc-kit:renew:${authority}:${client_id}`, task, this.environment.locks);
   }
 
   origin(): string {

@@ -1,6 +1,6 @@
 import type { User } from 'oidc-client-ts';
 import { assertIssuer } from './assertIssuer';
-import { safeReturnTo } from './returnTo';
+import { currentPath, safeReturnTo } from './returnTo';
 import { newSessionId } from './sessionRecord';
 import { toAuthError } from './toAuthError';
 import { randomNonce } from './randomNonce';
@@ -27,7 +27,7 @@ export class SignIn {
   redirectWatch: ReturnType<typeof setTimeout> | undefined;
 
   async runSignIn(options: SignInOptions): Promise<void> {
-    const returnTo = safeReturnTo(options.returnTo ?? this.core.currentPath(), this.core.origin());
+    const returnTo = safeReturnTo(options.returnTo ?? currentPath(), this.core.origin());
     const prior = this.core.snapshot.status === 'authenticated' ? this.core.snapshot.user : null;
     const epoch = this.core.epoch;
     this.core.renewal.stopRenewing();

@@ -46,3 +46,9 @@ export function safeReturnTo(value: unknown, origin: string, fallback = '/'): st
   const path = `${url.pathname}${url.search}${url.hash}`;
   return looksLikeOtherHost(path) ? fallback : path;
 }
+
+/** The page's current path, query and hash (`/` where there is no page, as in server rendering). */
+export function currentPath(): string {
+  const location = (globalThis as { location?: Location }).location;
+  return location === undefined ? '/' : `${location.pathname}${location.search}${location.hash}`;
+}
