@@ -1,9 +1,10 @@
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { appOrigin, createHarness } from '../test/support/harness';
 import type { Harness } from '../test/support/harness';
 import { AuthProvider } from './AuthProvider';
 import { useAuth } from './hooks/useAuth';
+import { createMockAuthClient } from './testing';
 
 let harness: Harness;
 afterEach(() => harness?.dispose());
@@ -67,13 +68,30 @@ describe('AuthProvider', () => {
     );
   });
 
-  test('disposes the client it created when it really unmounts, not on the StrictMode remount', async () => {
+  test('starts any engine on mount and stops it on unmount, StrictMode remount included, without timers', () => {
+    const client = createMockAuthClient({ state: 'unauthenticated' });
+    const { unmount } = render(
+      <AuthProvider client={client}>
+        <Status />
+      </AuthProvider>,
+    );
+    // StrictMode mounts, unmounts and mounts again: two starts, one stop, one start unmatched.
+    expect(client.start.calls).toHaveLength(2);
+    expect(client.stop.calls).toHaveLength(1);
+    unmount();
+    // At once, with no timer to wait for.
+    expect(client.stop.calls).toHaveLength(2);
+  });
+
+  test('stops the client it created when it unmounts, and not on the StrictMode remount', async () => {
     harness = createHarness();
     const config = {
       authority: harness.provider.issuer,
       client_id: 'app',
       redirect_uri: `${appOrigin}/callback`,
     };
+    const { AuthClient } = await import('./core/AuthClient');
+    const stop = vi.spyOn(AuthClient.prototype, 'stop');
     const { unmount } = render(
       <AuthProvider config={config}>
         <Status />
@@ -82,13 +100,12 @@ describe('AuthProvider', () => {
     await waitFor(() =>
       expect(screen.getByLabelText('status').textContent).toBe('unauthenticated'),
     );
-    const dispose = vi.spyOn(
-      await import('./core/AuthClient').then((m) => m.AuthClient.prototype),
-      'dispose',
-    );
+    const client = stop.mock.contexts[0] as InstanceType<typeof AuthClient>;
+    expect(client.getSnapshot().status).toBe('unauthenticated');
+    expect(stop).toHaveBeenCalledTimes(1);
     unmount();
-    await act(() => new Promise((resolve) => setTimeout(resolve, 10)));
-    expect(dispose).toHaveBeenCalledTimes(1);
+    expect(stop).toHaveBeenCalledTimes(2);
+    expect(stop.mock.contexts[1]).toBe(client);
   });
 
   test('a wrong configuration shows a development panel in place of the app, naming the field', () => {

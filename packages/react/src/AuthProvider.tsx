@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
 import { AuthClient } from './core/AuthClient';
 import type { AuthClientConfig, AuthClientEnvironment } from './core/AuthClient';
@@ -8,7 +8,7 @@ import { isAuthError } from './core/errors';
 import { AuthContext } from './authContext';
 import type { AuthContextValue } from './authContext';
 import { ConfigErrorPanel } from './ConfigErrorPanel';
-import { warnConfigChange } from './warnConfigChange';
+import { useConfigChangeWarning } from './warnConfigChange';
 
 /** Props of {@link AuthProvider}: a configuration, or a client you created. */
 export type AuthProviderProps = {
@@ -25,8 +25,11 @@ export type AuthProviderProps = {
       navigate?: (path: string) => void;
     }
   | {
-      /** A ready client, e.g. one created outside React to use in route loaders. */
-      client: AuthClient;
+      /**
+       * A ready client, e.g. an `AuthClient` created outside React to use in route loaders, or
+       * any engine that implements `AuthContextValue`.
+       */
+      client: AuthContextValue;
       config?: never;
       /** A client you created navigates as its own environment says: `new AuthClient(config, { navigate })`. */
       navigate?: never;
@@ -38,6 +41,8 @@ function failedClient(error: AuthError): AuthContextValue {
   const snapshot = createAuthSnapshot('error', null, error);
   const refuse = () => Promise.reject(error);
   return {
+    start: async () => undefined,
+    stop: () => undefined,
     getSnapshot: () => snapshot,
     subscribe: () => () => undefined,
     signIn: refuse,
@@ -53,20 +58,19 @@ function failedClient(error: AuthError): AuthContextValue {
 
 function createClient(props: AuthProviderProps): {
   client: AuthContextValue;
-  owned: AuthClient | null;
   configError: AuthError | null;
 } {
-  if (props.client !== undefined) return { client: props.client, owned: null, configError: null };
+  if (props.client !== undefined) return { client: props.client, configError: null };
   const environment: AuthClientEnvironment = props.navigate ? { navigate: props.navigate } : {};
   try {
     const client = new AuthClient(props.config, environment);
-    return { client, owned: client, configError: null };
+    return { client, configError: null };
   } catch (error) {
     if (!isAuthError(error, 'config_invalid')) throw error;
     // Loud in development (a panel in place of the app, and the console), the error state in
     // production.
     if (process.env.NODE_ENV !== 'production') console.error(error);
-    return { client: failedClient(error), owned: null, configError: error };
+    return { client: failedClient(error), configError: error };
   }
 }
 
@@ -80,33 +84,19 @@ function createClient(props: AuthProviderProps): {
  * </AuthProvider>
  */
 export function AuthProvider(props: AuthProviderProps): ReactNode {
-  const [{ client, owned, configError }] = useState(() => createClient(props));
-  const disposal = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const mountedConfig = useRef(props.config);
-  const warned = useRef(false);
+  const [{ client, configError }] = useState(() => createClient(props));
 
   useEffect(() => {
-    // StrictMode unmounts and remounts at once: dispose only when no remount follows.
-    clearTimeout(disposal.current);
-    if (client instanceof AuthClient) void client.start();
-    return () => {
-      if (owned !== null) disposal.current = setTimeout(() => owned.dispose(), 0);
-    };
-  }, [client, owned]);
+    // Counted (see `AuthContextValue.start`): StrictMode's unmount and remount leave it running; a
+    // real unmount stops it at once.
+    void client.start();
+    return () => client.stop();
+  }, [client]);
 
-  useEffect(() => {
-    // Development builds only (the whole block goes from production bundles).
-    if (process.env.NODE_ENV !== 'production') {
-      const [mounted, current] = [mountedConfig.current, props.config];
-      if (warned.current || mounted === undefined || current === undefined || mounted === current) {
-        return;
-      }
-      warned.current = warnConfigChange(
-        mounted as unknown as Record<string, unknown>,
-        current as unknown as Record<string, unknown>,
-      );
-    }
-  }, [props.config]);
+  // The build's NODE_ENV never changes between renders, so the hook is called on every render
+  // or on none; production bundles drop it.
+  // eslint-disable-next-line react-hooks/rules-of-hooks
+  if (process.env.NODE_ENV !== 'production') useConfigChangeWarning(props.config);
 
   if (process.env.NODE_ENV !== 'production' && configError !== null) {
     return <ConfigErrorPanel error={configError} />;

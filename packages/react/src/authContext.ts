@@ -9,6 +9,13 @@ import type { AuthSnapshot } from './core/authState';
  * here; the test kit's `MockAuthProvider` puts a stand-in with the same shape.
  */
 export interface AuthContextValue {
+  /**
+   * Runs the engine (restores the session, keeps it renewed); resolves once the session is known.
+   * Counted: each call is matched by one `stop()`, and the engine runs while any is unmatched.
+   */
+  start(): Promise<void>;
+  /** Matches one `start()`; the last one stops timers and listeners at once. */
+  stop(): void;
   getSnapshot(): AuthSnapshot;
   subscribe(listener: () => void): () => void;
   signIn(options?: SignInOptions): Promise<void>;

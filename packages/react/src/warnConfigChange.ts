@@ -1,3 +1,5 @@
+import { useEffect, useRef } from 'react';
+
 /**
  * The settings that differ between two configs, by value: strings, numbers, booleans and arrays
  * of them. Functions are left out, as an inline config makes new ones on every render.
@@ -27,4 +29,23 @@ export function warnConfigChange(
     `oidc-kit: the config of <AuthProvider> changed after it mounted (${changed.join(', ')}); the change is ignored, as the provider reads its config once. To switch to another config, remount the provider with a key, e.g. <AuthProvider key={config.client_id} config={config}>.`,
   );
   return true;
+}
+
+/**
+ * Development builds only (`AuthProvider` calls it under a `NODE_ENV` check, so production
+ * bundles hold neither the hook nor its refs): warns once when the config prop changes after mount.
+ */
+export function useConfigChangeWarning(config: object | undefined): void {
+  const mountedConfig = useRef(config);
+  const warned = useRef(false);
+  useEffect(() => {
+    const mounted = mountedConfig.current;
+    if (warned.current || mounted === undefined || config === undefined || mounted === config) {
+      return;
+    }
+    warned.current = warnConfigChange(
+      mounted as Record<string, unknown>,
+      config as Record<string, unknown>,
+    );
+  }, [config]);
 }

@@ -38,7 +38,10 @@ export class AuthClient {
   private readonly environment: AuthClientEnvironment;
   private readonly users: Users;
   private core: SessionCore | undefined;
-  private started: Promise<void> | undefined;
+  /** Calls to `start()` not yet matched by `stop()`. */
+  private holds = 0;
+  /** What `start()` returns until the last `stop()` (or a chunk that failed to load). */
+  private running: Promise<void> | undefined;
 
   constructor(config: AuthClientConfig, environment: AuthClientEnvironment = {}) {
     let given: UserManager | undefined;
@@ -91,13 +94,33 @@ export class AuthClient {
   }
 
   /**
-   * Restores the session: processes a sign-in callback or a sign-out return in the URL, else
-   * reads the stored user, else asks the other open tabs. Safe to call many times; later calls
-   * share the first run (or try again when the engine's chunk could not load).
+   * Runs the client: processes a sign-in callback or a sign-out return in the URL, else reads the
+   * stored user, else asks the other open tabs; then keeps the session renewed and in step with
+   * the other tabs. Resolves once the session is known. Counted, as `QueryClient.mount()` is: each
+   * `start()` is matched by one `stop()`, and the client runs while any is unmatched
+   * (`AuthProvider` starts on mount and stops on unmount, so StrictMode's remount keeps it
+   * running). Starting again after the last `stop()` restores the session anew.
    */
   start(): Promise<void> {
-    this.started ??= this.run();
-    return this.started;
+    this.holds += 1;
+    this.running ??= this.act((core) =>
+      // The engine loaded after the matching stop(): nothing to run.
+      this.holds === 0 ? Promise.resolve() : core.activate(() => this.arrive(core)),
+    );
+    return this.running;
+  }
+
+  /**
+   * Matches one `start()`. The last one stops timers, listeners and the tab channel at once; the
+   * state stays as it is until the next `start()`. A `stop()` with no `start()` to match does
+   * nothing.
+   */
+  stop(): void {
+    if (this.holds === 0) return;
+    this.holds -= 1;
+    if (this.holds > 0) return;
+    this.running = undefined;
+    this.core?.deactivate();
   }
 
   /** The user's roles, read with the configured `roles` reader. */
@@ -114,9 +137,7 @@ export class AuthClient {
    * way, another call joins it instead of starting a second one.
    */
   signIn(options: SignInOptions = {}): Promise<void> {
-    return this.withCore((core) => core.parts.signIn.signIn(options)).catch((error: unknown) =>
-      this.unloaded(error),
-    );
+    return this.act((core) => core.parts.signIn.signIn(options));
   }
 
   /**
@@ -125,9 +146,7 @@ export class AuthClient {
    * `post_logout_redirect_uri` and `state`) and returns to `post_logout_redirect_uri`.
    */
   signOut(options: SignOutOptions = {}): Promise<void> {
-    return this.withCore((core) => core.parts.signOut.signOut(options)).catch((error: unknown) =>
-      this.unloaded(error),
-    );
+    return this.act((core) => core.parts.signOut.signOut(options));
   }
 
   /** Renews the tokens now (refresh token, else silent iframe); one renewal at a time, across tabs. */
@@ -154,9 +173,9 @@ export class AuthClient {
     const inFlight = callbacksInFlight.get(key);
     if (inFlight === undefined) {
       // Once settled, the address no longer holds the callback, so nothing asks again for it.
-      const run = this.withCore((core) => core.parts.callback.processCallback(url))
-        .catch((error: unknown) => this.unloaded(error))
-        .finally(() => callbacksInFlight.delete(key));
+      const run = this.act((core) => core.parts.callback.processCallback(url)).finally(() =>
+        callbacksInFlight.delete(key),
+      );
       callbacksInFlight.set(key, { owner: this, run });
       return run;
     }
@@ -172,9 +191,10 @@ export class AuthClient {
     this.stateStore.set(status === 'error' ? 'unauthenticated' : status, user, null, signOutReason);
   }
 
-  /** Stops timers, listeners and the tab channel. The client cannot be used afterwards. */
+  /** Stops the client for good, whatever `start()` calls are unmatched, and drops every listener. */
   dispose(): void {
-    this.core?.dispose();
+    this.holds = 1;
+    this.stop();
     this.stateStore.disposed = true;
     this.stateStore.listeners.clear();
   }
@@ -203,27 +223,25 @@ export class AuthClient {
   }
 
   /**
-   * The flows settle every failure in the state; what reaches here is a chunk of the engine that
-   * could not load (`loadEngine`). The state says so, as for any failure; nothing else changed.
+   * `withCore` for the calls that settle every failure in the state: what is left to catch is a
+   * chunk of the engine that could not load (`loadEngine`). The state says so, as for any failure;
+   * nothing else changed, and the next `start()` tries again.
    */
-  private unloaded(error: unknown): void {
-    if (!isAuthError(error)) throw error;
-    const { status, user, signOutReason } = this.stateStore.snapshot;
-    this.stateStore.set(status === 'loading' ? 'error' : status, user, error, signOutReason);
+  private act(run: (core: SessionCore) => Promise<void>): Promise<void> {
+    return this.withCore(run).catch((error: unknown) => {
+      if (!isAuthError(error)) throw error;
+      this.running = undefined;
+      const { status, user, signOutReason } = this.stateStore.snapshot;
+      this.stateStore.set(status === 'loading' ? 'error' : status, user, error, signOutReason);
+    });
   }
 
-  private run(): Promise<void> {
-    return this.withCore(async (core) => {
-      core.tabSession.connect();
-      const url = globalThis.location.href;
-      const arrival = core.arrivalAt(url);
-      if (arrival === 'callback') return this.handleCallback(url);
-      if (arrival === 'sign-out-return') return core.parts.signOut.completeSignOut(url);
-      await core.tabSession.restore();
-    }).catch((error: unknown) => {
-      // The engine could not load: the next start() tries again.
-      this.started = undefined;
-      this.unloaded(error);
-    });
+  /** Handles the address the app loaded on: a callback, a sign-out return, or neither (restore). */
+  private arrive(core: SessionCore): Promise<void> {
+    const url = globalThis.location.href;
+    const arrival = core.arrivalAt(url);
+    if (arrival === 'callback') return this.handleCallback(url);
+    if (arrival === 'sign-out-return') return core.parts.signOut.completeSignOut(url);
+    return core.tabSession.restore();
   }
 }

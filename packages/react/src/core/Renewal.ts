@@ -47,7 +47,7 @@ export class Renewal {
   scheduleRenewal(user: User): void {
     this.stopRenewing();
     const expiresAt = user.expires_at;
-    if (expiresAt === undefined || this.core.disposed) return;
+    if (expiresAt === undefined || this.core.stopped) return;
     const left = Math.max(0, expiresAt * 1000 - Date.now());
     // A minute before expiry (half the lifetime when shorter).
     this.renewAt(expiresAt * 1000 - Math.min(60_000, left / 2));
@@ -56,7 +56,7 @@ export class Renewal {
   scheduleRetry(): void {
     this.stopRenewing();
     this.renewRetries += 1;
-    if (this.renewRetries > maxRenewRetries || this.core.disposed) return;
+    if (this.renewRetries > maxRenewRetries || this.core.stopped) return;
     // Exponential backoff with jitter, so tabs and clients that failed together do not retry so.
     const delay = 2 ** this.renewRetries * 2500 * (0.75 + Math.random() / 2);
     this.renewAt(Date.now() + delay);

@@ -58,6 +58,14 @@ export class SessionCore {
 
   readonly teardown: (() => void)[] = [];
 
+  /** Connected to the tabs and listening (between `activate()` and `deactivate()`). */
+  active = false;
+
+  /** The run the last `activate()` began (see there), and whether it has settled. */
+  activation: Promise<void> | undefined;
+
+  activationSettled = false;
+
   constructor(
     config: ResolvedAuthConfig,
     environment: AuthClientEnvironment,
@@ -77,8 +85,12 @@ export class SessionCore {
     return this.stateStore.snapshot;
   }
 
-  get disposed(): boolean {
-    return this.stateStore.disposed;
+  /**
+   * Deactivated (until the next `activate()`) or disposed: work under way must schedule nothing
+   * more. A core never activated is not stopped (a client may act without `start()`).
+   */
+  get stopped(): boolean {
+    return (!this.active && this.activation !== undefined) || this.stateStore.disposed;
   }
 
   /** Moves the state, which the client holds (see `StateStore.set`). */
@@ -177,11 +189,34 @@ export class SessionCore {
     return this.freshSignIn ? this.incoming : this.session;
   }
 
-  /** Stops timers and the tab channel (the client stops the state). */
-  dispose(): void {
+  /**
+   * Runs the engine: connects to the other tabs and listens to the page, then restores the
+   * session. The first time, `arrive` handles the address the app loaded on (a callback, a
+   * sign-out return, or a restore); after a `deactivate()` the session is restored anew (it may
+   * have changed meanwhile). A call while the run is under way (StrictMode's remount) joins it.
+   */
+  activate(arrive: () => Promise<void>): Promise<void> {
+    if (!this.active) {
+      this.active = true;
+      this.tabSession.connect();
+    }
+    if (this.activation === undefined || this.activationSettled) {
+      this.activationSettled = false;
+      const run = this.activation === undefined ? arrive() : this.tabSession.restore();
+      this.activation = run.finally(() => {
+        this.activationSettled = true;
+      });
+    }
+    return this.activation;
+  }
+
+  /** Stops timers, listeners and the tab channel, at once; the state stays as it is. */
+  deactivate(): void {
+    this.active = false;
     this.renewal.stopRenewing();
     this.parts.signIn.stopWatching();
     for (const undo of this.teardown.splice(0)) undo();
     this.tabs?.close();
+    this.tabs = undefined;
   }
 }

@@ -55,7 +55,7 @@ export class SessionSharing {
   }
 
   async onTabMessage(message: TabMessage): Promise<void> {
-    if (this.core.disposed) return;
+    if (this.core.stopped) return;
     const user = this.core.snapshot.user;
     switch (message.type) {
       case 'session-request':

@@ -79,7 +79,7 @@ export class SignIn {
     this.redirectWatch = setTimeout(() => {
       const visible =
         (globalThis as { document?: Document }).document?.visibilityState !== 'hidden';
-      if (this.core.snapshot.status !== 'signing-in' || !visible || this.core.disposed) return;
+      if (this.core.snapshot.status !== 'signing-in' || !visible || this.core.stopped) return;
       this.signingIn = undefined;
       void this.core.tabSession.restore();
     }, 15_000);

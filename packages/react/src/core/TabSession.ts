@@ -52,7 +52,7 @@ export class TabSession {
    * record: a session that ended meanwhile is cleared before anything of it shows again.
    */
   recheck(): void {
-    if (this.core.snapshot.status !== 'authenticated' || this.core.disposed) return;
+    if (this.core.snapshot.status !== 'authenticated' || this.core.stopped) return;
     const record = this.core.records().read();
     if (record !== null && record.session === this.core.session) return;
     this.core.leave();
@@ -80,7 +80,7 @@ export class TabSession {
     } catch {
       await this.core.clearUser();
     }
-    if (this.core.epoch !== epoch || this.core.disposed) return;
+    if (this.core.epoch !== epoch || this.core.stopped) return;
     let user: User | null = null;
     if (stored !== null && this.isCurrent(stored, record)) {
       user = stored.user;
@@ -94,13 +94,13 @@ export class TabSession {
           'session-request',
           this.core.environment.tabSessionWait ?? 150,
         );
-        if (this.core.epoch !== epoch || this.core.disposed) return;
+        if (this.core.epoch !== epoch || this.core.stopped) return;
         // The session arrived meanwhile (a `signed-in` message): nothing left to do.
         if (this.core.session !== null && this.core.snapshot.status === 'authenticated') return;
         if (shared !== null) user = await this.core.parts.sharing.adopt(shared);
       }
     }
-    if (this.core.epoch !== epoch || this.core.disposed) return;
+    if (this.core.epoch !== epoch || this.core.stopped) return;
     if (user === null) {
       this.core.set('unauthenticated', null, null);
       // Sign-in is likely next: fetch discovery now, so the click that opens a popup does not

@@ -28,6 +28,11 @@ export interface AuthSnapshot {
   readonly signOutReason: SignOutReason | null;
 }
 
+/** `loading`, `signing-in`, `signing-out`: on the way to a settled state. */
+export function isUnderWay(status: AuthStatus): boolean {
+  return status === 'loading' || status === 'signing-in' || status === 'signing-out';
+}
+
 // The design's table, plus: another tab's session may arrive in any settled state, and sign-out
 // may be asked for from any state (it always ends signed out).
 const transitions: Readonly<Record<AuthStatus, readonly AuthStatus[]>> = {

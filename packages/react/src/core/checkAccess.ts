@@ -1,5 +1,6 @@
 import type { User } from 'oidc-client-ts';
 import type { AuthSnapshot } from './authState';
+import { isUnderWay } from './authState';
 import type { RoleReader } from './roles';
 
 /** What a user must have to see something. All given requirements must hold. */
@@ -40,7 +41,7 @@ export function accessOf(
   readRoles: RoleReader,
 ): Access {
   const { status, user } = snapshot;
-  if (status === 'loading' || status === 'signing-in' || status === 'signing-out') return 'pending';
+  if (isUnderWay(status)) return 'pending';
   if (user === null) return 'signed-out';
   return checkAccess(user, requirements, readRoles) ? 'allowed' : 'denied';
 }

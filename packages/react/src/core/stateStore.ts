@@ -22,10 +22,12 @@ export class StateStore {
     signOutReason: SignOutReason | null = null,
   ): void {
     if (this.disposed) return;
-    const from = this.snapshot.status;
     // Checked in development only: the table is no use to a production build.
-    if (process.env.NODE_ENV !== 'production' && from !== status && !canTransition(from, status)) {
-      throw new Error(`oidc-kit: internal error, no transition from ${from} to ${status}.`);
+    if (process.env.NODE_ENV !== 'production') {
+      const from = this.snapshot.status;
+      if (from !== status && !canTransition(from, status)) {
+        throw new Error(`oidc-kit: internal error, no transition from ${from} to ${status}.`);
+      }
     }
     const next = createAuthSnapshot(status, user, error, signOutReason);
     const current = this.snapshot;

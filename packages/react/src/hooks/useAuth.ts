@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import type { User } from 'oidc-client-ts';
 import type { AuthStatus } from '../core/authState';
+import { isUnderWay } from '../core/authState';
 import type { AuthError } from '../core/errors';
 import { useAuthClient } from './useAuthClient';
 import { useSelectedAuthState } from './useSelectedAuthState';
@@ -33,7 +34,7 @@ export function useAuth(): UseAuthResult {
     () => ({
       status: snapshot.status,
       isAuthenticated: snapshot.status === 'authenticated',
-      isLoading: ['loading', 'signing-in', 'signing-out'].includes(snapshot.status),
+      isLoading: isUnderWay(snapshot.status),
       user: snapshot.user,
       error: snapshot.error,
       ...actions,

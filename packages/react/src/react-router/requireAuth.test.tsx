@@ -69,6 +69,17 @@ describe('requireAuth loader guard (React Router data router, in memory)', () =>
     expect(await screen.findByRole('heading', { name: 'Admin for Bob Stone' })).toBeDefined();
   });
 
+  test('holds the client started while it waits, even before any provider mounts, and lets go once settled', async () => {
+    const auth = createMockAuthClient({ state: 'loading' });
+    const loader = requireAuth(auth);
+    const loaded = loader({ request: new Request('http://localhost/admin') });
+    expect(auth.start.calls).toHaveLength(1);
+    expect(auth.stop.calls).toHaveLength(0);
+    auth.set({ state: 'authenticated', user: createTestUser() });
+    await loaded;
+    expect(auth.stop.calls).toHaveLength(1);
+  });
+
   test('throws a 403 response to a signed-in user without the role, and does not sign in', async () => {
     const auth = createMockAuthClient({ user: createTestUser({ roles: ['user'] }) });
     renderRouter(auth);

@@ -9,6 +9,7 @@ import type {
 } from '@oidc-kit/react';
 // Bundled into this entry; the attempt itself is shared with the main entry's copy (see the file).
 import { readGuardAttempt, writeGuardAttempt } from '../core/guardAttempts';
+import { isUnderWay } from '../core/authState';
 import { returnToFromRequest } from './returnToFromRequest';
 
 /**
@@ -27,15 +28,17 @@ export interface AuthGuardFailure {
 }
 
 /** The client a loader guard needs: the one given to `<AuthProvider client={...}>`. */
-export type LoaderAuthClient = AuthContextValue & { start?(): Promise<void> };
+export type LoaderAuthClient = AuthContextValue;
 
-const unsettled = new Set(['loading', 'signing-in', 'signing-out']);
-
-/** Resolves with the first snapshot that is not mid-way (a redirect in progress never resolves). */
+/**
+ * Resolves with the first snapshot that is not mid-way (a redirect in progress never resolves).
+ * Loaders may run before `AuthProvider` mounts (a router created at module level): the client is
+ * held started while waiting, and let go once settled.
+ */
 export function waitForAuth(client: LoaderAuthClient): Promise<AuthSnapshot> {
-  void client.start?.();
-  return new Promise((resolve) => {
-    const settled = () => !unsettled.has(client.getSnapshot().status);
+  void client.start();
+  return new Promise<AuthSnapshot>((resolve) => {
+    const settled = () => !isUnderWay(client.getSnapshot().status);
     if (settled()) {
       resolve(client.getSnapshot());
       return;
@@ -45,7 +48,7 @@ export function waitForAuth(client: LoaderAuthClient): Promise<AuthSnapshot> {
       unsubscribe();
       resolve(client.getSnapshot());
     });
-  });
+  }).finally(() => client.stop());
 }
 
 /**

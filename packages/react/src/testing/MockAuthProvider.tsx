@@ -31,6 +31,11 @@ export function MockAuthProvider({
   const active = client ?? own;
   const { state, user, error } = options;
   useEffect(() => {
+    // As `AuthProvider` does: a test can check that its component runs under a started client.
+    void active.start();
+    return () => active.stop();
+  }, [active]);
+  useEffect(() => {
     if (
       client === undefined &&
       (state !== undefined || user !== undefined || error !== undefined)

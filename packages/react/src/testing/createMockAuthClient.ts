@@ -45,6 +45,8 @@ export interface MockAuthOptions {
 
 /** A stand-in for the auth client, for tests and stories: spied actions and a settable state. */
 export interface MockAuthClient extends AuthContextValue {
+  readonly start: Spy<[], Promise<void>>;
+  readonly stop: Spy<[], void>;
   readonly signIn: Spy<[options?: SignInOptions], Promise<void>>;
   readonly signOut: Spy<[options?: SignOutOptions], Promise<void>>;
   readonly renew: Spy<[], Promise<User | null>>;
@@ -119,6 +121,8 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
   const getAccessToken = spy(async () => snapshot.user?.access_token ?? null);
   const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
   return {
+    start: spy(async () => undefined),
+    stop: spy(() => undefined),
     getSnapshot: () => snapshot,
     subscribe: (listener) => {
       listeners.add(listener);

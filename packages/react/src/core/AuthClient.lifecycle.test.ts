@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { createHarness, newStorage } from '../../test/support/harness';
+import type { Harness } from '../../test/support/harness';
+
+let harness: Harness;
+afterEach(() => harness?.dispose());
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('start and stop, counted', () => {
+  test('the last stop() stops timers and listeners at once; start() again restores and renews', async () => {
+    harness = createHarness({ accessTokenTtl: 1 });
+    const storage = newStorage();
+    // The landed client is started once (by the harness).
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    let changes = 0;
+    client.subscribe(() => (changes += 1));
+    client.stop();
+    await pause(1200);
+    // The token expired while stopped: nothing renewed it and nothing changed.
+    expect(harness.provider.count('refresh')).toBe(0);
+    expect(changes).toBe(0);
+
+    await client.start();
+    await expect.poll(() => harness.provider.count('refresh')).toBe(1);
+    expect(client.getSnapshot().status).toBe('authenticated');
+    expect(client.getSnapshot().user?.expired).toBe(false);
+  });
+
+  test('the client runs while any start() is unmatched', async () => {
+    harness = createHarness({ accessTokenTtl: 1 });
+    const { client } = await harness.signIn(harness.createClient());
+    void client.start();
+    client.stop();
+    // One start is still unmatched: the renewal timer still runs.
+    await expect.poll(() => harness.provider.count('refresh'), { timeout: 3000 }).toBe(1);
+  });
+
+  test('a stop() with no start() to match does nothing, and cannot make the count negative', async () => {
+    harness = createHarness({ accessTokenTtl: 1 });
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    client.stop();
+    client.stop();
+    await client.start();
+    await expect.poll(() => harness.provider.count('refresh'), { timeout: 3000 }).toBe(1);
+  });
+
+  test('a client restarted after another tab signed out does not show the old session', async () => {
+    harness = createHarness();
+    const { client: first } = await harness.signIn(harness.createClient());
+    const second = harness.createClient();
+    await second.start();
+    expect(second.getSnapshot().status).toBe('authenticated');
+
+    first.stop();
+    const waiting = harness.nextRedirect();
+    void second.signOut();
+    await waiting;
+    // Stopped, the first tab heard nothing and still shows what it had.
+    expect(first.getSnapshot().status).toBe('authenticated');
+
+    await first.start();
+    expect(first.getSnapshot()).toMatchObject({ status: 'unauthenticated', user: null });
+  });
+
+  test('StrictMode-like start, stop, start in one tick processes the callback once and keeps running', async () => {
+    harness = createHarness({ accessTokenTtl: 1 });
+    const waiting = harness.nextRedirect();
+    void harness.createClient().signIn();
+    history.replaceState(null, '', harness.provider.authorize(await waiting));
+    const landed = harness.createClient();
+    const first = landed.start();
+    landed.stop();
+    const second = landed.start();
+    await Promise.all([first, second]);
+    expect(landed.getSnapshot().status).toBe('authenticated');
+    expect(harness.provider.count('token')).toBe(1);
+    // Still running: the renewal timer fires.
+    await expect.poll(() => harness.provider.count('refresh'), { timeout: 3000 }).toBe(1);
+  });
+});
