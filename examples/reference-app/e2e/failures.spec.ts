@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { e2e } from './stack';
-import { headerSignIn, logIn, snap, watchProvider } from './support';
+import { fact, headerSignIn, logIn, snap, userName, watchProvider } from './support';
 
 test('6. a wrong password stays on the login page with the error', async ({ page }) => {
   await page.goto('/');
@@ -28,7 +28,7 @@ test('6. Cancel comes back with "sign-in cancelled", a working Try again, and no
   await page.getByRole('button', { name: 'Try again' }).click();
   await logIn(page, 'alice');
   await expect(page).toHaveURL(`${e2e.app}/dashboard`);
-  await expect(page.getByTestId('api-sub')).toHaveText('alice');
+  await expect(fact(page, 'Subject')).toHaveText('alice');
   expect(provider.authorizations()).toBe(2);
 });
 
@@ -43,14 +43,14 @@ test('9. replaying an old callback URL ends on a clean page with no error loop',
   await page.goto('/');
   await headerSignIn(page).click();
   await logIn(page, 'alice');
-  await expect(page.getByTestId('user-name')).toHaveText('Alice Liddell');
+  await expect(userName(page, 'Alice Liddell')).toBeVisible();
   const old = callbacks[0] as string;
   expect(old).toContain('code=');
 
   // In the same tab (reload / back button): still signed in, the address clean.
   const provider = watchProvider(page);
   await page.goto(old);
-  await expect(page.getByTestId('user-name')).toHaveText('Alice Liddell');
+  await expect(userName(page, 'Alice Liddell')).toBeVisible();
   await expect(page).not.toHaveURL(/code=|state=/);
   await page.waitForTimeout(1000);
   expect(provider.authorizations()).toBe(0);

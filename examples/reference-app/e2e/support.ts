@@ -57,12 +57,22 @@ export async function logIn(page: Page, username: string, password = username) {
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
+/** The signed-in user's name in the header. */
+export function userName(page: Page, name: string) {
+  return page.getByRole('banner').getByText(name, { exact: true });
+}
+
+/** The value beside `term` in a description list (the dashboard's and admin page's facts). */
+export function fact(page: Page, term: string) {
+  return page.getByRole('term').filter({ hasText: term }).locator('xpath=following-sibling::dd[1]');
+}
+
 /** Signs in from the header and waits for the user's name. */
 export async function signInFromHeader(page: Page, username: string, name: string) {
   await page.goto('/');
   await headerSignIn(page).click();
   await logIn(page, username);
-  await expect(page.getByTestId('user-name')).toHaveText(name);
+  await expect(userName(page, name)).toBeVisible();
 }
 
 /**

@@ -1,47 +1,37 @@
 import { roleReaders } from '@oidc-kit/react';
-import type { AuthConfig, RoleReader, TokenStorage } from '@oidc-kit/react';
+import type { AuthConfig, TokenStorage } from '@oidc-kit/react';
+import { choiceSetting, urlSetting } from './settings';
 
-// Build-time settings (Vite inlines VITE_* variables); the defaults are the local dev stack
-// that `npm run dev` starts. See .env.example for hosted providers.
+// What differs per deployment comes from VITE_* variables (.env.local, see .env.example); the
+// defaults are the local stack `npm run dev` starts. Everything else is edited here.
 const env = import.meta.env;
 
-/** Where the reference API answers. */
-export const apiUrl = (env.VITE_API_URL ?? 'http://localhost:4001').replace(/\/$/, '');
+/** Where the API answers, without a trailing slash. */
+export const apiUrl = urlSetting(
+  'VITE_API_URL',
+  env.VITE_API_URL ?? 'http://localhost:4001',
+).replace(/\/$/, '');
 
-/**
- * Where the user's roles are: `keycloak`, `keycloak:<client id>`, `entra`, `okta`, `cognito`,
- * `auth0:<claim>` or `claim:<path>`; default the `roles` claim (the dev provider's).
- */
-function roleReader(setting: string | undefined): RoleReader {
-  const [kind = 'claim', argument = 'roles'] = (setting ?? 'claim:roles').split(/:(.*)/s);
-  switch (kind) {
-    case 'keycloak':
-      return roleReaders.keycloak(setting?.includes(':') ? { clientId: argument } : {});
-    case 'entra':
-      return roleReaders.entra();
-    case 'okta':
-      return roleReaders.okta();
-    case 'cognito':
-      return roleReaders.cognito();
-    case 'auth0':
-      return roleReaders.auth0(argument);
-    default:
-      return roleReaders.claim(argument);
-  }
-}
-
-/** The app's auth configuration. */
+/** The app's auth configuration. Per provider, what to change: docs/providers. */
 export const authConfig: AuthConfig = {
-  authority: env.VITE_OIDC_AUTHORITY ?? 'http://localhost:4000',
-  client_id: env.VITE_OIDC_CLIENT_ID ?? 'reference-app',
+  authority: urlSetting('VITE_OIDC_AUTHORITY', env.VITE_OIDC_AUTHORITY ?? 'http://localhost:4000'),
+  client_id: env.VITE_OIDC_CLIENT_ID || 'reference-app',
   redirect_uri: `${window.location.origin}/callback`,
   post_logout_redirect_uri: `${window.location.origin}/signed-out`,
-  scope: env.VITE_OIDC_SCOPE ?? 'openid profile email',
+  // Add offline_access for refresh tokens where the provider needs it (Auth0, Entra ID, Okta).
+  scope: 'openid profile email',
+  // Only these origins get the access token.
   apiOrigins: [new URL(apiUrl).origin],
-  roles: roleReader(env.VITE_OIDC_ROLES),
-  // `session` (default), `local` or `memory`: see "Storage modes" in the package README.
-  ...(env.VITE_OIDC_STORAGE ? { storage: env.VITE_OIDC_STORAGE as TokenStorage } : {}),
-  ...(env.VITE_OIDC_EXTRA_PARAMS
-    ? { extraQueryParams: JSON.parse(env.VITE_OIDC_EXTRA_PARAMS) }
-    : {}),
+  // Where the provider puts the roles: roleReaders.keycloak(), .entra(), .okta(), .cognito(),
+  // .auth0('https://example.com/roles'), or .claim('path.to.claim') as here.
+  roles: roleReaders.claim('roles'),
+  // Where tokens are kept: "Storage modes" in the package README.
+  storage: choiceSetting<TokenStorage>(
+    'VITE_OIDC_STORAGE',
+    env.VITE_OIDC_STORAGE,
+    ['session', 'local', 'memory'],
+    'session',
+  ),
+  // Auth0 issues a JWT access token for an API only when asked for its identifier:
+  // extraQueryParams: { audience: 'https://api.example.com' },
 };

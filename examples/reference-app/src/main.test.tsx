@@ -8,17 +8,32 @@ afterEach(() => {
   document.body.innerHTML = '';
 });
 
-test('a wrong auth setting in .env shows on the page, not a blank one', async () => {
-  // auth.ts builds the client as it loads: an http authority off localhost is refused there.
-  vi.stubEnv('VITE_OIDC_AUTHORITY', 'http://id.example.com');
-  const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+async function start(): Promise<HTMLElement> {
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
   document.body.innerHTML = '<div id="root"></div>';
   const { started } = await import('./main');
   await started;
+  return screen.findByRole('alert');
+}
 
-  const alert = await screen.findByRole('alert');
+test('a wrong auth setting in .env shows on the page, not a blank one', async () => {
+  // auth.ts builds the client as it loads: an http authority off localhost is refused there.
+  vi.stubEnv('VITE_OIDC_AUTHORITY', 'http://id.example.com');
+  const alert = await start();
   expect(alert.textContent).toContain('The sign-in settings are wrong');
   expect(alert.textContent).toMatch(/authority/);
-  expect(alert.textContent).toContain('Setting: authority');
-  expect(isAuthError(logged.mock.calls[0]?.[0], 'config_invalid')).toBe(true);
+  expect(alert.textContent).toContain('Setting: authority, from VITE_OIDC_AUTHORITY');
+  expect(isAuthError(vi.mocked(console.error).mock.calls[0]?.[0], 'config_invalid')).toBe(true);
+});
+
+test.each([
+  ['VITE_API_URL', 'api.example.com', 'is "api.example.com", not an absolute URL'],
+  ['VITE_OIDC_AUTHORITY', 'keycloak', 'is "keycloak", not an absolute URL'],
+  ['VITE_OIDC_STORAGE', 'cookies', 'is "cookies"; use one of: session, local, memory.'],
+])('a malformed %s names the variable and the value', async (name, value, problem) => {
+  vi.stubEnv(name, value);
+  const alert = await start();
+  expect(alert.textContent).toContain('The sign-in settings are wrong');
+  expect(alert.textContent).toContain(`${name} ${problem}`);
+  expect(alert.textContent).toContain(`Setting: ${name} (see .env.example)`);
 });

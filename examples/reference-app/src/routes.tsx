@@ -1,9 +1,10 @@
 import type { RouteObject } from 'react-router';
+import type { AuthContextValue } from '@oidc-kit/react';
 import { AuthCallback } from '@oidc-kit/react/react-router';
-import { Guard } from './components/Guard';
 import { Layout } from './components/Layout';
+import { PageLoading } from './components/PageLoading';
+import { createLoaders } from './loaders';
 import { AdminPage } from './pages/AdminPage';
-import { adminLoader } from './pages/adminLoader';
 import { DashboardPage } from './pages/DashboardPage';
 import { HomePage } from './pages/HomePage';
 import { NotFoundPage } from './pages/NotFoundPage';
@@ -11,50 +12,33 @@ import { ProfilePage } from './pages/ProfilePage';
 import { RouteErrorPage } from './pages/RouteErrorPage';
 import { SignedOutPage } from './pages/SignedOutPage';
 
-/** The app's routes: add product screens here, inside <Guard> when they need a signed-in user. */
-export const routes: RouteObject[] = [
-  {
-    element: <Layout />,
-    errorElement: <RouteErrorPage />,
-    // Shown while a loader runs on the first page load (e.g. /admin waiting for the session).
-    HydrateFallback: () => (
-      <p role="status" className="main">
-        Loading…
-      </p>
-    ),
-    children: [
-      { index: true, element: <HomePage /> },
-      { path: 'callback', element: <AuthCallback /> },
-      {
-        path: 'dashboard',
-        element: (
-          <Guard>
-            <DashboardPage />
-          </Guard>
-        ),
-      },
-      {
-        path: 'profile',
-        element: (
-          <Guard>
-            <ProfilePage />
-          </Guard>
-        ),
-      },
-      {
-        // The loader guards before anything loads (403 for non-admins); <Guard> keeps the page
-        // guarded when the session changes while it is open.
-        path: 'admin',
-        loader: adminLoader,
-        errorElement: <RouteErrorPage />,
-        element: (
-          <Guard roles={['admin']}>
-            <AdminPage />
-          </Guard>
-        ),
-      },
-      { path: 'signed-out', element: <SignedOutPage /> },
-      { path: '*', element: <NotFoundPage /> },
-    ],
-  },
-];
+/**
+ * The app's routes. Add product screens here; a screen for signed-in users (or a role) gets a
+ * loader from `loaders.ts`, which guards it and loads its data.
+ */
+export function createRoutes(auth: AuthContextValue): RouteObject[] {
+  const loaders = createLoaders(auth);
+  // A failed loader (403, sign-in needed, the API down) shows inside the layout.
+  const page = { ErrorBoundary: RouteErrorPage };
+  return [
+    {
+      Component: Layout,
+      ErrorBoundary: RouteErrorPage,
+      // Shown while the first page's loader runs (e.g. /dashboard waiting for the session).
+      HydrateFallback: () => (
+        <main className="main">
+          <PageLoading />
+        </main>
+      ),
+      children: [
+        { index: true, Component: HomePage },
+        { path: 'callback', Component: AuthCallback },
+        { path: 'dashboard', loader: loaders.dashboard, Component: DashboardPage, ...page },
+        { path: 'profile', loader: loaders.profile, Component: ProfilePage, ...page },
+        { path: 'admin', loader: loaders.admin, Component: AdminPage, ...page },
+        { path: 'signed-out', Component: SignedOutPage },
+        { path: '*', Component: NotFoundPage },
+      ],
+    },
+  ];
+}

@@ -1,4 +1,3 @@
-import { Suspense } from 'react';
 import { NavLink, Outlet } from 'react-router';
 import {
   Authorized,
@@ -8,13 +7,17 @@ import {
   SignedOut,
   useAuthState,
 } from '@oidc-kit/react';
+import { NavigationStatus } from './NavigationStatus';
+import { PageLoading } from './PageLoading';
 import { SignInProblem } from './SignInProblem';
+import { useRevalidateOnUserChange } from './useRevalidateOnUserChange';
 
 /** Every page: the header with the user and the links they may open, then the page. */
 export function Layout() {
   // Only what the header shows: a token renewal re-renders none of it.
   const checking = useAuthState((state) => state.status === 'loading');
   const name = useAuthState((state) => state.user?.profile.name);
+  const stale = useRevalidateOnUserChange();
   return (
     <div className="app">
       <header className="header">
@@ -35,9 +38,7 @@ export function Layout() {
         <div className="session" aria-live="polite">
           {checking && <span className="muted">Checking session…</span>}
           <SignedIn>
-            <span className="user-name" data-testid="user-name">
-              {name}
-            </span>
+            <span className="user-name">{name}</span>
             <SignOutButton className="button secondary" />
           </SignedIn>
           <SignedOut>
@@ -47,9 +48,8 @@ export function Layout() {
       </header>
       <SignInProblem />
       <main className="main">
-        <Suspense fallback={<p role="status">Loading…</p>}>
-          <Outlet />
-        </Suspense>
+        <NavigationStatus />
+        {stale ? <PageLoading /> : <Outlet />}
       </main>
       <footer className="footer">
         oidc-kit reference app · sign-in through OpenID Connect with{' '}

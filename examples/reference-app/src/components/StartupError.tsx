@@ -1,21 +1,40 @@
 import { isAuthError } from '@oidc-kit/react';
+import { SettingError } from '../settings';
+
+/** The deployment variable behind each auth setting the environment gives (see config.ts). */
+const variables: Record<string, string> = {
+  authority: 'VITE_OIDC_AUTHORITY',
+  client_id: 'VITE_OIDC_CLIENT_ID',
+  storage: 'VITE_OIDC_STORAGE',
+};
+
+/** The setting at fault: a `VITE_*` variable, or a field of `authConfig` in `src/config.ts`. */
+function settingOf(error: unknown): string | null {
+  if (error instanceof SettingError) return `${error.setting} (see .env.example)`;
+  if (!isAuthError(error, 'config_invalid') || error.field === undefined) return null;
+  const variable = variables[error.field];
+  return variable === undefined
+    ? `${error.field} in src/config.ts`
+    : `${error.field}, from ${variable} (see .env.example)`;
+}
 
 /**
- * What the page shows when the app cannot start: most often a wrong auth setting in `.env`, which
- * `new AuthClient(config)` refuses as `auth.ts` loads (a `config_invalid` error naming it).
+ * What the page shows when the app cannot start: most often a wrong setting, refused as the app's
+ * modules load (`settings.ts` for a malformed `VITE_*` value, `new AuthClient(config)` in
+ * `auth.ts` for a wrong auth setting), before React could render anything.
  */
 export function StartupError({ error }: { error: unknown }) {
-  const config = isAuthError(error, 'config_invalid');
+  const setting = settingOf(error);
   return (
     <main className="main">
       <section className="banner problem" role="alert" aria-labelledby="startup-error">
         <h1 id="startup-error">
-          {config ? 'The sign-in settings are wrong' : 'The app could not start'}
+          {setting === null ? 'The app could not start' : 'The sign-in settings are wrong'}
         </h1>
         <p>{error instanceof Error ? error.message : String(error)}</p>
-        {config && error.field !== undefined && (
+        {setting !== null && (
           <p>
-            Setting: <code>{error.field}</code> (see <code>.env.example</code>)
+            Setting: <code>{setting}</code>
           </p>
         )}
       </section>

@@ -1,32 +1,32 @@
 import { useLoaderData, useRevalidator } from 'react-router';
-import type { AdminStats } from './adminLoader';
+import type { AdminStats } from '../api/types';
 
-/** Admins only: statistics from the API's admin endpoint, loaded by the route's loader. */
+/** Admins only: statistics from the API's admin endpoint. */
 export function AdminPage() {
-  const stats = useLoaderData() as AdminStats;
+  const stats = useLoaderData<AdminStats>();
   const { revalidate, state } = useRevalidator();
+  const loading = state === 'loading';
   return (
     <>
       <h1>Admin</h1>
       <p className="lead">Only users with the admin role reach this page and its API endpoint.</p>
-      <section className="card" aria-labelledby="stats">
+      <section className="card" aria-labelledby="stats" aria-busy={loading || undefined}>
         <div className="card-header">
           <h2 id="stats">GET /admin/stats</h2>
           <button
             type="button"
             className="button secondary"
             onClick={() => void revalidate()}
-            aria-busy={state === 'loading'}
-            disabled={state === 'loading'}
+            disabled={loading}
           >
             Load again
           </button>
         </div>
-        <dl className="facts" data-testid="admin-stats">
+        <dl className="facts">
           <dt>Distinct users</dt>
-          <dd data-testid="distinct-users">{stats.distinctUsers}</dd>
+          <dd>{stats.distinctUsers}</dd>
           <dt>Authenticated requests</dt>
-          <dd data-testid="authenticated-requests">{stats.authenticatedRequests}</dd>
+          <dd>{stats.authenticatedRequests}</dd>
           <dt>API uptime</dt>
           <dd>{stats.uptimeSeconds} s</dd>
         </dl>

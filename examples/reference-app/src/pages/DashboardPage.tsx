@@ -1,55 +1,39 @@
+import { useLoaderData, useRevalidator } from 'react-router';
 import { useUser } from '@oidc-kit/react';
-import { useApi } from '../useApi';
+import type { Me } from '../api/types';
 
-interface Me {
-  sub: string;
-  name: string | null;
-  roles: string[];
-  scope: string;
-}
-
-/** Signed-in users: what the API says about them, from their verified access token. */
+/** Signed-in users: what the API says about them, read from their verified access token. */
 export function DashboardPage() {
+  const me = useLoaderData<Me>();
   const user = useUser();
-  const { result, calls, reload } = useApi<Me>('/me');
+  const { revalidate, state } = useRevalidator();
+  const loading = state === 'loading';
   return (
     <>
       <h1>Dashboard</h1>
       <p className="lead">Hello {user?.name}. The API read this from your access token:</p>
-      <section className="card" aria-labelledby="api-answer">
+      <section className="card" aria-labelledby="api-answer" aria-busy={loading || undefined}>
         <div className="card-header">
           <h2 id="api-answer">GET /me</h2>
-          <button type="button" className="button secondary" onClick={reload}>
+          <button
+            type="button"
+            className="button secondary"
+            onClick={() => void revalidate()}
+            disabled={loading}
+          >
             Call the API again
           </button>
         </div>
-        <div
-          aria-live="polite"
-          data-testid="api-result"
-          data-state={result.state}
-          data-calls={calls}
-        >
-          {result.state === 'loading' && <p role="status">Calling the API…</p>}
-          {result.state === 'failed' && (
-            <p role="alert" className="problem-text">
-              The API answered {result.status ?? 'nothing'}: {result.message}
-            </p>
-          )}
-          {result.state === 'done' && (
-            <dl className="facts">
-              <dt>Subject</dt>
-              <dd data-testid="api-sub">{result.data.sub}</dd>
-              <dt>Name</dt>
-              <dd>{result.data.name ?? '—'}</dd>
-              <dt>Roles</dt>
-              <dd>{result.data.roles.join(', ') || '—'}</dd>
-              <dt>Scope</dt>
-              <dd>{result.data.scope}</dd>
-              <dt>Calls</dt>
-              <dd data-testid="api-calls">{calls}</dd>
-            </dl>
-          )}
-        </div>
+        <dl className="facts">
+          <dt>Subject</dt>
+          <dd>{me.sub}</dd>
+          <dt>Name</dt>
+          <dd>{me.name ?? '—'}</dd>
+          <dt>Roles</dt>
+          <dd>{me.roles.join(', ') || '—'}</dd>
+          <dt>Scope</dt>
+          <dd>{me.scope}</dd>
+        </dl>
       </section>
     </>
   );

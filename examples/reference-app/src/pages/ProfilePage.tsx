@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useAuth, useSessionExpiry, useUser } from '@oidc-kit/react';
+import { useAuthActions, useSessionExpiry, useUser } from '@oidc-kit/react';
 
 function formatClaim(value: unknown): string {
   if (typeof value === 'string') return value;
@@ -11,7 +11,7 @@ function formatClaim(value: unknown): string {
 /** The signed-in user's claims and the access token's lifetime. */
 export function ProfilePage() {
   const user = useUser();
-  const { renew } = useAuth();
+  const { renew } = useAuthActions();
   const { secondsLeft, isExpiring, expiresAt } = useSessionExpiry(30);
   const [renewing, setRenewing] = useState(false);
   const [renewError, setRenewError] = useState<string | null>(null);
@@ -44,9 +44,7 @@ export function ProfilePage() {
         </div>
         <p>
           Expires in{' '}
-          <strong className={isExpiring ? 'expiring' : undefined} data-testid="seconds-left">
-            {secondsLeft ?? '—'}
-          </strong>{' '}
+          <strong className={isExpiring ? 'expiring' : undefined}>{secondsLeft ?? '—'}</strong>{' '}
           seconds{expiresAt ? ` (at ${expiresAt.toLocaleTimeString()})` : ''}. It is renewed
           automatically before it expires.
         </p>

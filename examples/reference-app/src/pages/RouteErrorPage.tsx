@@ -1,24 +1,42 @@
-import { isRouteErrorResponse, useRouteError } from 'react-router';
-import { describeSignInError, isAuthError, useAuth } from '@oidc-kit/react';
+import { isRouteErrorResponse, useRevalidator, useRouteError } from 'react-router';
+import { SignInButton, describeSignInError, isAuthError } from '@oidc-kit/react';
+import type { AuthGuardFailure } from '@oidc-kit/react/react-router';
+import { isApiFailure } from '../api/api';
 import { ForbiddenPage } from './ForbiddenPage';
 import { NotFoundPage } from './NotFoundPage';
 
-/** Errors thrown by route loaders: 403 and 404 pages, a failed sign-in with "Try again". */
+/** What a failed loader shows: the API's failure with "Try again", 403, 404, sign-in needed. */
 export function RouteErrorPage() {
   const error = useRouteError();
-  const { signIn } = useAuth();
+  const { revalidate, state } = useRevalidator();
   if (isRouteErrorResponse(error)) {
+    if (isApiFailure(error.data)) {
+      return (
+        <section className="card narrow" role="alert" aria-labelledby="api-failed">
+          <h1 id="api-failed">The data could not be loaded</h1>
+          <p>{error.data.message}</p>
+          <button
+            type="button"
+            className="button"
+            onClick={() => void revalidate()}
+            disabled={state === 'loading'}
+          >
+            Try again
+          </button>
+        </section>
+      );
+    }
     if (error.status === 403) return <ForbiddenPage />;
     if (error.status === 404) return <NotFoundPage />;
     if (error.status === 401) {
-      const detail = error.data as { message?: string } | undefined;
+      // A failed sign-in is explained, with "Try again", by the banner under the header; the page
+      // offers sign-in itself only when there is nothing to explain.
+      const failure = error.data as Partial<AuthGuardFailure> | undefined;
       return (
-        <section className="card narrow" aria-labelledby="sign-in-failed">
-          <h1 id="sign-in-failed">Sign in to continue</h1>
-          <p>{detail?.message ?? 'This page is for signed-in users.'}</p>
-          <button type="button" className="button" onClick={() => void signIn()}>
-            Try again
-          </button>
+        <section className="card narrow" aria-labelledby="sign-in-needed">
+          <h1 id="sign-in-needed">Sign in to continue</h1>
+          <p>This page is for signed-in users.</p>
+          {failure?.code === 'sign_in_needed' && <SignInButton className="button" />}
         </section>
       );
     }

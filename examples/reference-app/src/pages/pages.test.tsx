@@ -1,78 +1,84 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { AuthError } from '@oidc-kit/react';
 import { MockAuthProvider, createMockAuthClient, createTestUser } from '@oidc-kit/react/testing';
-import type { MockAuthClient } from '@oidc-kit/react/testing';
-import { Layout } from '../components/Layout';
-import { AdminPage } from './AdminPage';
-import { DashboardPage } from './DashboardPage';
-import { HomePage } from './HomePage';
-import { NotFoundPage } from './NotFoundPage';
-import { ProfilePage } from './ProfilePage';
-import { SignedOutPage } from './SignedOutPage';
-import { Guard } from '../components/Guard';
+import type { MockAuthClient, MockAuthOptions } from '@oidc-kit/react/testing';
+import { createRoutes } from '../routes';
 
 afterEach(() => sessionStorage.clear());
 
-function renderAt(path: string, auth: MockAuthClient, page: React.ReactNode) {
-  const router = createMemoryRouter(
-    [{ element: <Layout />, children: [{ path: '*', element: page }] }],
-    { initialEntries: [path] },
-  );
-  return render(
+const apiOrigin = 'http://localhost:4001';
+
+/** The app's own routes and loaders at `path`, over a mock auth client. */
+function renderAt(path: string, auth: MockAuthClient) {
+  const router = createMemoryRouter(createRoutes(auth), { initialEntries: [path] });
+  render(
     <MockAuthProvider client={auth}>
       <RouterProvider router={router} />
     </MockAuthProvider>,
   );
+  return router;
 }
 
-const alice = () => createTestUser({ name: 'Alice Liddell', roles: ['user'] });
-const bob = () => createTestUser({ name: 'Bob Stone', roles: ['user', 'admin'] });
+/** A mock client whose authenticated fetch reaches `api` for the API's origin. */
+function withApi(options: MockAuthOptions, api: (url: string) => Promise<Response>) {
+  const fetch = vi.fn(async (input: RequestInfo | URL) =>
+    api(input instanceof Request ? input.url : String(input)),
+  );
+  return { fetch, auth: createMockAuthClient({ ...options, fetch, apiOrigins: [apiOrigin] }) };
+}
+
+const alice = () =>
+  createTestUser({ name: 'Alice Liddell', sub: 'alice', roles: ['user'], expiresIn: 120 });
+const bob = () => createTestUser({ name: 'Bob Stone', sub: 'bob', roles: ['user', 'admin'] });
+const me = { sub: 'alice', name: 'Alice Liddell', roles: ['user'], scope: 'openid profile' };
+
+/** The value beside a term of a description list. */
+const fact = (term: string) => screen.getByText(term).nextElementSibling?.textContent;
 
 describe('the header', () => {
   test('signed out: a Sign in button and only the public link', async () => {
     const auth = createMockAuthClient({ state: 'unauthenticated' });
-    renderAt('/', auth, <HomePage />);
-    const header = screen.getByRole('banner');
+    renderAt('/', auth);
+    const header = await screen.findByRole('banner');
     expect(screen.queryByRole('link', { name: 'Dashboard' })).toBeNull();
-    await userEvent.click(
-      Array.from(header.querySelectorAll('button')).find(
-        (b) => b.textContent === 'Sign in',
-      ) as HTMLElement,
-    );
+    await userEvent.click(within(header).getByRole('button', { name: 'Sign in' }));
     expect(auth.signIn.calls).toEqual([[{ returnTo: undefined, popup: undefined }]]);
   });
 
-  test('signed in: the name, Sign out, and the links the user may open', () => {
-    renderAt('/', createMockAuthClient({ user: alice() }), <HomePage />);
-    expect(screen.getByTestId('user-name').textContent).toBe('Alice Liddell');
-    expect(screen.getByRole('button', { name: 'Sign out' })).toBeDefined();
+  test('signed in: the name, Sign out, and the links the user may open', async () => {
+    renderAt('/', createMockAuthClient({ user: alice() }));
+    const header = await screen.findByRole('banner');
+    expect(within(header).getByText('Alice Liddell')).toBeDefined();
+    expect(within(header).getByRole('button', { name: 'Sign out' })).toBeDefined();
     expect(screen.getByRole('link', { name: 'Dashboard' })).toBeDefined();
     expect(screen.queryByRole('link', { name: 'Admin' })).toBeNull();
   });
 
-  test('an admin also sees the Admin link', () => {
-    renderAt('/', createMockAuthClient({ user: bob() }), <HomePage />);
-    expect(screen.getByRole('link', { name: 'Admin' })).toBeDefined();
+  test('an admin also sees the Admin link', async () => {
+    renderAt('/', createMockAuthClient({ user: bob() }));
+    expect(await screen.findByRole('link', { name: 'Admin' })).toBeDefined();
   });
 
   test('a cancelled sign-in shows a message with a working Try again', async () => {
     const auth = createMockAuthClient({ state: 'error' });
-    renderAt('/', auth, <HomePage />);
-    expect(screen.getByRole('alert').textContent).toContain('Sign-in was cancelled.');
+    renderAt('/', auth);
+    expect((await screen.findByRole('alert')).textContent).toContain('Sign-in was cancelled.');
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(auth.signIn.calls).toHaveLength(1);
   });
 
-  test('an ended session says so', () => {
+  test('an ended session says so', async () => {
     const auth = createMockAuthClient({
       state: 'unauthenticated',
       error: new AuthError('signed_out_elsewhere', 'You signed out in another tab.'),
     });
-    renderAt('/', auth, <HomePage />);
-    expect(screen.getByRole('status').textContent).toContain('You signed out in another tab.');
+    renderAt('/', auth);
+    expect((await screen.findByRole('status')).textContent).toContain(
+      'You signed out in another tab.',
+    );
   });
 });
 
@@ -83,117 +89,141 @@ describe('pages', () => {
       ['Sign in in a popup', { returnTo: undefined, popup: true }],
     ] as const) {
       const auth = createMockAuthClient({ state: 'unauthenticated' });
-      const { unmount } = renderAt('/', auth, <HomePage />);
-      await userEvent.click(screen.getByRole('button', { name }));
+      renderAt('/', auth);
+      await userEvent.click(await screen.findByRole('button', { name }));
       expect(auth.signIn.calls).toEqual([[options]]);
-      unmount();
+      document.body.innerHTML = '';
     }
   });
 
-  test('the dashboard shows what the API answered', async () => {
-    const fetch = vi.fn(async () =>
-      Response.json({
-        sub: 'alice',
-        name: 'Alice Liddell',
-        roles: ['user'],
-        scope: 'openid profile',
-      }),
-    );
-    const auth = createMockAuthClient({
-      user: alice(),
-      fetch,
-      apiOrigins: ['http://localhost:4001'],
-    });
-    renderAt('/dashboard', auth, <DashboardPage />);
-    expect((await screen.findByTestId('api-sub')).textContent).toBe('alice');
+  test('the dashboard loads what the API answered, and calls it again', async () => {
+    const { auth, fetch } = withApi({ user: alice() }, async () => Response.json(me));
+    renderAt('/dashboard', auth);
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeDefined();
+    expect(fact('Subject')).toBe('alice');
+    expect(fact('Roles')).toBe('user');
     expect(fetch).toHaveBeenCalledTimes(1);
+    expect(fetch.mock.calls[0]?.[0]).toMatchObject({ url: `${apiOrigin}/me` });
     await userEvent.click(screen.getByRole('button', { name: 'Call the API again' }));
-    expect((await screen.findByTestId('api-calls')).textContent).toBe('2');
+    await vi.waitFor(() => expect(fetch).toHaveBeenCalledTimes(2));
   });
 
-  test('the dashboard shows an API failure', async () => {
-    const fetch = vi.fn(async () =>
-      Response.json({ error_description: 'token expired' }, { status: 401 }),
+  test('an API failure shows what it answered, and Try again loads again', async () => {
+    let fail = true;
+    const { auth, fetch } = withApi({ user: alice() }, async () =>
+      fail
+        ? Response.json({ error_description: 'token expired' }, { status: 401 })
+        : Response.json(me),
     );
-    renderAt(
-      '/dashboard',
-      createMockAuthClient({ user: alice(), fetch, apiOrigins: ['http://localhost:4001'] }),
-      <DashboardPage />,
-    );
-    expect((await screen.findByRole('alert')).textContent).toBe(
-      'The API answered 401: token expired',
+    renderAt('/dashboard', auth);
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('heading').textContent).toBe('The data could not be loaded');
+    expect(alert.textContent).toContain('The API answered 401: token expired');
+    fail = false;
+    await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeDefined();
+    expect(fact('Subject')).toBe('alice');
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
+  test('an unreachable API says so', async () => {
+    const { auth } = withApi({ user: alice() }, async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    renderAt('/dashboard', auth);
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'The API could not be reached.',
     );
   });
 
   test('the profile lists the claims, the expiry and renews on demand', async () => {
-    const auth = createMockAuthClient({
-      user: createTestUser({ name: 'Alice Liddell', expiresIn: 120 }),
-    });
-    renderAt('/profile', auth, <ProfilePage />);
-    expect(screen.getByRole('rowheader', { name: 'name' })).toBeDefined();
-    expect(Number(screen.getByTestId('seconds-left').textContent)).toBeGreaterThan(110);
+    const auth = createMockAuthClient({ user: alice() });
+    renderAt('/profile', auth);
+    expect(await screen.findByRole('rowheader', { name: 'name' })).toBeDefined();
+    const expiry = screen.getByText(/^Expires in/);
+    expect(Number(/Expires in (\d+)/.exec(expiry.textContent ?? '')?.[1])).toBeGreaterThan(110);
     await userEvent.click(screen.getByRole('button', { name: 'Renew now' }));
     expect(auth.renew.calls).toHaveLength(1);
   });
 
-  test('a guarded page sends a signed-out user to sign in, once', () => {
-    const auth = createMockAuthClient({ state: 'unauthenticated' });
-    renderAt(
-      '/dashboard',
-      auth,
-      <Guard>
-        <DashboardPage />
-      </Guard>,
-    );
-    expect(auth.signIn.calls).toEqual([[{ returnTo: '/', prompt: undefined }]]);
+  test('a guarded page sends a signed-out user to sign in, once, and calls no API', async () => {
+    const { auth, fetch } = withApi({ state: 'unauthenticated' }, async () => Response.json(me));
+    renderAt('/dashboard', auth);
+    await vi.waitFor(() => expect(auth.signIn.calls).toEqual([[{ returnTo: '/dashboard' }]]));
+    expect(fetch).not.toHaveBeenCalled();
   });
 
-  test('a signed-in user without the role sees Forbidden', () => {
-    renderAt(
-      '/admin',
-      createMockAuthClient({ user: alice() }),
-      <Guard roles={['admin']}>
-        <p>stats</p>
-      </Guard>,
-    );
-    expect(screen.getByRole('heading', { name: 'Forbidden' })).toBeDefined();
-    expect(screen.queryByText('stats')).toBeNull();
+  test('after a failed sign-in a guarded page says what it needs, the banner how to retry', async () => {
+    const { auth, fetch } = withApi({ state: 'error' }, async () => Response.json(me));
+    renderAt('/dashboard', auth);
+    expect(await screen.findByRole('heading', { name: 'Sign in to continue' })).toBeDefined();
+    const main = screen.getByRole('main');
+    expect(within(main).queryByRole('button')).toBeNull();
+    expect(screen.getByRole('alert').textContent).toContain('Sign-in was cancelled.');
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(auth.signIn.calls).toHaveLength(1);
+    expect(fetch).not.toHaveBeenCalled();
   });
 
-  test("the admin page shows the loader's statistics and loads them again", async () => {
-    let calls = 0;
-    const loader = vi.fn(() => {
-      calls += 1;
-      return { distinctUsers: 2, authenticatedRequests: calls, uptimeSeconds: 85 };
+  test('a signed-in user without the role sees Forbidden, and the API is not called', async () => {
+    const { auth, fetch } = withApi({ user: alice() }, async () => Response.json({}));
+    renderAt('/admin', auth);
+    expect(await screen.findByRole('heading', { name: 'Forbidden' })).toBeDefined();
+    expect(fetch).not.toHaveBeenCalled();
+    expect(auth.signIn.calls).toHaveLength(0);
+  });
+
+  test('the admin page shows the statistics and loads them again', async () => {
+    let requests = 0;
+    const { auth } = withApi({ user: bob() }, async () => {
+      requests += 1;
+      return Response.json({
+        distinctUsers: 2,
+        authenticatedRequests: requests,
+        uptimeSeconds: 85,
+      });
     });
-    const router = createMemoryRouter([{ path: '/admin', loader, element: <AdminPage /> }], {
-      initialEntries: ['/admin'],
-    });
-    render(
-      <MockAuthProvider user={bob()}>
-        <RouterProvider router={router} />
-      </MockAuthProvider>,
-    );
-    expect((await screen.findByTestId('authenticated-requests')).textContent).toBe('1');
-    expect(screen.getByText('Distinct users').nextElementSibling?.textContent).toBe('2');
-    expect(screen.getByText('API uptime').nextElementSibling?.textContent).toBe('85 s');
+    renderAt('/admin', auth);
+    expect(await screen.findByRole('heading', { name: 'Admin' })).toBeDefined();
+    expect(fact('Distinct users')).toBe('2');
+    expect(fact('API uptime')).toBe('85 s');
+    expect(fact('Authenticated requests')).toBe('1');
     await userEvent.click(screen.getByRole('button', { name: 'Load again' }));
-    expect(
-      (await screen.findByText('2', { selector: '[data-testid="authenticated-requests"]' }))
-        .textContent,
-    ).toBe('2');
-    expect(loader).toHaveBeenCalledTimes(2);
+    await vi.waitFor(() => expect(fact('Authenticated requests')).toBe('2'));
   });
 
-  test('signed-out and not-found pages', () => {
-    const { unmount } = renderAt(
-      '/signed-out',
-      createMockAuthClient({ state: 'unauthenticated' }),
-      <SignedOutPage />,
+  test('when the user signs out elsewhere, the open page is guarded again and the old data hidden', async () => {
+    const { auth, fetch } = withApi({ user: alice() }, async () => Response.json(me));
+    renderAt('/dashboard', auth);
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeDefined();
+    act(() =>
+      auth.set({
+        state: 'unauthenticated',
+        user: null,
+        error: new AuthError('signed_out_elsewhere', 'You signed out in another tab.'),
+      }),
     );
-    expect(screen.getByRole('heading', { name: 'You are signed out' })).toBeDefined();
-    unmount();
-    renderAt('/nowhere', createMockAuthClient(), <NotFoundPage />);
-    expect(screen.getByRole('heading', { name: 'Page not found' })).toBeDefined();
+    expect(screen.queryByRole('heading', { name: 'Dashboard' })).toBeNull();
+    expect(screen.queryByText('alice')).toBeNull();
+    await vi.waitFor(() => expect(auth.signIn.calls).toEqual([[{ returnTo: '/dashboard' }]]));
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
+  test('a token renewal (same user) loads nothing again', async () => {
+    const { auth, fetch } = withApi({ user: alice() }, async () => Response.json(me));
+    renderAt('/dashboard', auth);
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeDefined();
+    act(() => auth.set({ user: alice() }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole('heading', { name: 'Dashboard' })).toBeDefined();
+  });
+
+  test('signed-out and not-found pages', async () => {
+    renderAt('/signed-out', createMockAuthClient({ state: 'unauthenticated' }));
+    expect(await screen.findByRole('heading', { name: 'You are signed out' })).toBeDefined();
+    document.body.innerHTML = '';
+    renderAt('/nowhere', createMockAuthClient());
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeDefined();
   });
 });
