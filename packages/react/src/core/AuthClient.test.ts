@@ -243,6 +243,25 @@ describe('the state machine', () => {
     await vi.waitFor(() => expect(client.getSnapshot().status).toBe('unauthenticated'));
   });
 
+  test('a page restored from the back-forward cache after a sign-out redirect can sign out again', async () => {
+    harness = createHarness();
+    const { client } = await harness.signIn(harness.createClient());
+    const leaving = harness.nextRedirect();
+    void client.signOut();
+    await leaving;
+    window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    expect(client.getSnapshot().status).toBe('unauthenticated');
+    // Signed in again in another tab, this tab takes the new session...
+    await harness.signIn(harness.createClient());
+    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('authenticated'));
+    // ...and its sign-out reaches the provider again instead of joining the one that never ended.
+    const again = harness.nextRedirect();
+    void client.signOut();
+    expect(new URL(await again).pathname).toBe(
+      new URL(`${harness.provider.issuer}/logout`).pathname,
+    );
+  });
+
   test('dispose stops listeners and timers', async () => {
     harness = createHarness({ accessTokenTtl: 1 });
     const { client } = await harness.signIn(harness.createClient());

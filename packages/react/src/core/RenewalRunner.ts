@@ -4,7 +4,7 @@ import { maxRenewRetries } from './Renewal';
 import type { SessionRecord } from './sessionRecord';
 import { sessionOverErrors } from './sessionOverErrors';
 import { toAuthError } from './toAuthError';
-import { randomNonce } from './randomNonce';
+import { randomId } from './randomId';
 import type { SessionCore } from './SessionCore';
 
 /**
@@ -163,7 +163,7 @@ export class RenewalRunner {
       // Passed explicitly: oidc-client-ts drops its configured timeout for refresh requests
       // when this argument is absent.
       user = await this.core.userManager.signinSilent({
-        nonce: randomNonce(),
+        nonce: randomId(),
         silentRequestTimeoutInSeconds: this.core.config.timeout / 1000,
       });
     } catch (error) {
@@ -184,7 +184,7 @@ export class RenewalRunner {
     this.core.parts.guard.startRequest(record);
     const user = await this.core.userManager.signinSilent({
       forceIframeAuth: true,
-      nonce: randomNonce(),
+      nonce: randomId(),
       silentRequestTimeoutInSeconds: this.core.config.timeout / 1000,
     });
     return this.renewed(user, record.session, epoch);

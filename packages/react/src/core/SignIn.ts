@@ -3,7 +3,7 @@ import { assertIssuer } from './assertIssuer';
 import { currentPath, safeReturnTo } from './returnTo';
 import { newSessionId } from './sessionRecord';
 import { toAuthError } from './toAuthError';
-import { randomNonce } from './randomNonce';
+import { randomId } from './randomId';
 import type { SignInOptions } from './clientOptions';
 import type { SessionCore } from './SessionCore';
 
@@ -34,7 +34,7 @@ export class SignIn {
     this.core.set('signing-in', null, null);
     const args = {
       state: { returnTo },
-      nonce: randomNonce(),
+      nonce: randomId(),
       prompt: options.prompt,
       login_hint: options.login_hint,
       ui_locales: options.ui_locales,

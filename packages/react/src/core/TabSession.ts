@@ -25,11 +25,12 @@ export class TabSession {
       if (!event.persisted) return;
       // A page restored from the back-forward cache must not stay mid-redirect, nor show a
       // session that ended while it was away.
-      if (this.core.snapshot.status === 'signing-out') this.core.set('unauthenticated', null, null);
-      if (this.core.snapshot.status === 'signing-in') {
-        this.core.parts.signIn.signingIn = undefined;
-        void this.restore();
-      }
+      // Nor may a redirect that never completed hold later sign-ins and sign-outs.
+      const { status } = this.core.snapshot;
+      this.core.parts.signIn.signingIn = undefined;
+      this.core.parts.signOut.signingOut = undefined;
+      if (status === 'signing-out') this.core.set('unauthenticated', null, null);
+      if (status === 'signing-in') void this.restore();
       this.recheck();
     };
     const onVisible = () => {

@@ -1,5 +1,6 @@
 import { isSharedSession } from './sharedSession';
 import type { SharedSession } from './sharedSession';
+import { randomId } from './randomId';
 
 /**
  * What tabs of one app tell each other about the session. A session travels with its id, so a
@@ -56,12 +57,6 @@ function isTabMessage(value: unknown): value is TabMessage {
     default:
       return false;
   }
-}
-
-function randomId(): string {
-  const bytes = new Uint8Array(12);
-  crypto.getRandomValues(bytes);
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 /**

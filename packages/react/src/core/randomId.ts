@@ -1,5 +1,5 @@
-/** A fresh 128-bit nonce, hex-encoded, for an authorization request. */
-export function randomNonce(): string {
+/** 128 fresh random bits, hex-encoded: a nonce for an authorization request, a tab's id. */
+export function randomId(): string {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
