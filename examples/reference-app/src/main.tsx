@@ -1,7 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+// The tokens and the element styles first, then the components and their CSS modules.
+import './styles/tokens.css';
+import './styles/base.css';
 import { StartupError } from './components/StartupError';
-import './styles.css';
 
 const root = createRoot(document.getElementById('root') as HTMLElement);
 

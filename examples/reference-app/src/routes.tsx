@@ -11,6 +11,7 @@ import { NotFoundPage } from './pages/NotFoundPage';
 import { ProfilePage } from './pages/ProfilePage';
 import { RouteErrorPage } from './pages/RouteErrorPage';
 import { SignedOutPage } from './pages/SignedOutPage';
+import layout from './styles/layout.module.css';
 
 /**
  * The app's routes. Add product screens here; a screen for signed-in users (or a role) gets a
@@ -26,7 +27,7 @@ export function createRoutes(auth: AuthContextValue): RouteObject[] {
       ErrorBoundary: RouteErrorPage,
       // Shown while the first page's loader runs (e.g. /dashboard waiting for the session).
       HydrateFallback: () => (
-        <main className="main">
+        <main className={layout.main}>
           <PageLoading />
         </main>
       ),

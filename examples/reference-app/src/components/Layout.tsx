@@ -11,6 +11,8 @@ import { NavigationStatus } from './NavigationStatus';
 import { PageLoading } from './PageLoading';
 import { SignInProblem } from './SignInProblem';
 import { useRevalidateOnUserChange } from './useRevalidateOnUserChange';
+import layout from '../styles/layout.module.css';
+import ui from '../styles/ui.module.css';
 
 /** Every page: the header with the user and the links they may open, then the page. */
 export function Layout() {
@@ -19,13 +21,13 @@ export function Layout() {
   const name = useAuthState((state) => state.user?.profile.name);
   const stale = useRevalidateOnUserChange();
   return (
-    <div className="app">
-      <header className="header">
-        <NavLink to="/" className="brand">
-          <span aria-hidden="true" className="brand-mark" />
+    <div className={layout.app}>
+      <header className={layout.header}>
+        <NavLink to="/" className={layout.brand}>
+          <span aria-hidden="true" className={layout.brandMark} />
           Acme Orders
         </NavLink>
-        <nav aria-label="Main" className="nav">
+        <nav aria-label="Main" className={layout.nav}>
           <NavLink to="/">Home</NavLink>
           <SignedIn>
             <NavLink to="/dashboard">Dashboard</NavLink>
@@ -35,23 +37,23 @@ export function Layout() {
             </Authorized>
           </SignedIn>
         </nav>
-        <div className="session" aria-live="polite">
-          {checking && <span className="muted">Checking session…</span>}
+        <div className={layout.session} aria-live="polite">
+          {checking && <span className={ui.muted}>Checking session…</span>}
           <SignedIn>
-            <span className="user-name">{name}</span>
-            <SignOutButton className="button secondary" />
+            <span className={layout.userName}>{name}</span>
+            <SignOutButton className={`${ui.button} ${ui.secondary}`} />
           </SignedIn>
           <SignedOut>
-            <SignInButton className="button" />
+            <SignInButton className={ui.button} />
           </SignedOut>
         </div>
       </header>
       <SignInProblem />
-      <main className="main">
+      <main className={layout.main}>
         <NavigationStatus />
         {stale ? <PageLoading /> : <Outlet />}
       </main>
-      <footer className="footer">
+      <footer className={layout.footer}>
         oidc-kit reference app · sign-in through OpenID Connect with{' '}
         <a href="https://github.com/oidc-kit/oidc-kit">@oidc-kit/react</a>
       </footer>

@@ -1,4 +1,5 @@
 import { describeSignInError, useAuthActions, useAuthState } from '@oidc-kit/react';
+import ui from '../styles/ui.module.css';
 
 /** A banner for a failed sign-in or an ended session, with the way forward. */
 export function SignInProblem() {
@@ -8,7 +9,10 @@ export function SignInProblem() {
   if (error === null) return null;
   const ended = error.code === 'session_expired' || error.code === 'signed_out_elsewhere';
   return (
-    <div className={`banner ${ended ? 'info' : 'problem'}`} role={ended ? 'status' : 'alert'}>
+    <div
+      className={`${ui.banner} ${ended ? ui.info : ui.problem}`}
+      role={ended ? 'status' : 'alert'}
+    >
       <p>
         {error.code === 'signed_out_elsewhere'
           ? 'You signed out in another tab.'
@@ -16,11 +20,11 @@ export function SignInProblem() {
             ? 'Your session ended. Sign in again to continue.'
             : describeSignInError(error)}
       </p>
-      <div className="banner-actions">
-        <button type="button" className="button" onClick={() => void signIn()}>
+      <div className={ui.bannerActions}>
+        <button type="button" className={ui.button} onClick={() => void signIn()}>
           {ended ? 'Sign in' : 'Try again'}
         </button>
-        <button type="button" className="button secondary" onClick={dismissError}>
+        <button type="button" className={`${ui.button} ${ui.secondary}`} onClick={dismissError}>
           Dismiss
         </button>
       </div>

@@ -1,5 +1,7 @@
 import { isAuthError } from '@oidc-kit/react';
 import { SettingError } from '../settings';
+import layout from '../styles/layout.module.css';
+import ui from '../styles/ui.module.css';
 
 /** The deployment variable behind each auth setting the environment gives (see config.ts). */
 const variables: Record<string, string> = {
@@ -26,8 +28,12 @@ function settingOf(error: unknown): string | null {
 export function StartupError({ error }: { error: unknown }) {
   const setting = settingOf(error);
   return (
-    <main className="main">
-      <section className="banner problem" role="alert" aria-labelledby="startup-error">
+    <main className={layout.main}>
+      <section
+        className={`${ui.banner} ${ui.problem}`}
+        role="alert"
+        aria-labelledby="startup-error"
+      >
         <h1 id="startup-error">
           {setting === null ? 'The app could not start' : 'The sign-in settings are wrong'}
         </h1>

@@ -1,5 +1,6 @@
 import { useLoaderData, useRevalidator } from 'react-router';
 import type { AdminStats } from '../api/types';
+import ui from '../styles/ui.module.css';
 
 /** Admins only: statistics from the API's admin endpoint. */
 export function AdminPage() {
@@ -9,20 +10,22 @@ export function AdminPage() {
   return (
     <>
       <h1>Admin</h1>
-      <p className="lead">Only users with the admin role reach this page and its API endpoint.</p>
-      <section className="card" aria-labelledby="stats" aria-busy={loading || undefined}>
-        <div className="card-header">
+      <p className={ui.lead}>
+        Only users with the admin role reach this page and its API endpoint.
+      </p>
+      <section className={ui.card} aria-labelledby="stats" aria-busy={loading || undefined}>
+        <div className={ui.cardHeader}>
           <h2 id="stats">GET /admin/stats</h2>
           <button
             type="button"
-            className="button secondary"
+            className={`${ui.button} ${ui.secondary}`}
             onClick={() => void revalidate()}
             disabled={loading}
           >
             Load again
           </button>
         </div>
-        <dl className="facts">
+        <dl className={ui.facts}>
           <dt>Distinct users</dt>
           <dd>{stats.distinctUsers}</dd>
           <dt>Authenticated requests</dt>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useAuthActions, useSessionExpiry, useUser } from '@oidc-kit/react';
+import ui from '../styles/ui.module.css';
 
 function formatClaim(value: unknown): string {
   if (typeof value === 'string') return value;
@@ -29,12 +30,12 @@ export function ProfilePage() {
   return (
     <>
       <h1>Profile</h1>
-      <section className="card" aria-labelledby="token">
-        <div className="card-header">
+      <section className={ui.card} aria-labelledby="token">
+        <div className={ui.cardHeader}>
           <h2 id="token">Access token</h2>
           <button
             type="button"
-            className="button secondary"
+            className={`${ui.button} ${ui.secondary}`}
             onClick={renewNow}
             disabled={renewing}
             aria-busy={renewing || undefined}
@@ -44,19 +45,19 @@ export function ProfilePage() {
         </div>
         <p>
           Expires in{' '}
-          <strong className={isExpiring ? 'expiring' : undefined}>{secondsLeft ?? '—'}</strong>{' '}
+          <strong className={isExpiring ? ui.danger : undefined}>{secondsLeft ?? '—'}</strong>{' '}
           seconds{expiresAt ? ` (at ${expiresAt.toLocaleTimeString()})` : ''}. It is renewed
           automatically before it expires.
         </p>
         {renewError && (
-          <p role="alert" className="problem-text">
+          <p role="alert" className={ui.danger}>
             {renewError}
           </p>
         )}
       </section>
-      <section className="card" aria-labelledby="claims">
+      <section className={ui.card} aria-labelledby="claims">
         <h2 id="claims">Your claims</h2>
-        <table className="claims">
+        <table>
           <thead>
             <tr>
               <th scope="col">Claim</th>

@@ -4,6 +4,7 @@ import type { AuthGuardFailure } from '@oidc-kit/react/react-router';
 import { isApiFailure } from '../api/api';
 import { ForbiddenPage } from './ForbiddenPage';
 import { NotFoundPage } from './NotFoundPage';
+import ui from '../styles/ui.module.css';
 
 /** What a failed loader shows: the API's failure with "Try again", 403, 404, sign-in needed. */
 export function RouteErrorPage() {
@@ -12,12 +13,12 @@ export function RouteErrorPage() {
   if (isRouteErrorResponse(error)) {
     if (isApiFailure(error.data)) {
       return (
-        <section className="card narrow" role="alert" aria-labelledby="api-failed">
+        <section className={`${ui.card} ${ui.narrow}`} role="alert" aria-labelledby="api-failed">
           <h1 id="api-failed">The data could not be loaded</h1>
           <p>{error.data.message}</p>
           <button
             type="button"
-            className="button"
+            className={ui.button}
             onClick={() => void revalidate()}
             disabled={state === 'loading'}
           >
@@ -33,16 +34,16 @@ export function RouteErrorPage() {
       // offers sign-in itself only when there is nothing to explain.
       const failure = error.data as Partial<AuthGuardFailure> | undefined;
       return (
-        <section className="card narrow" aria-labelledby="sign-in-needed">
+        <section className={`${ui.card} ${ui.narrow}`} aria-labelledby="sign-in-needed">
           <h1 id="sign-in-needed">Sign in to continue</h1>
           <p>This page is for signed-in users.</p>
-          {failure?.code === 'sign_in_needed' && <SignInButton className="button" />}
+          {failure?.code === 'sign_in_needed' && <SignInButton className={ui.button} />}
         </section>
       );
     }
   }
   return (
-    <section className="card narrow" role="alert" aria-labelledby="unexpected">
+    <section className={`${ui.card} ${ui.narrow}`} role="alert" aria-labelledby="unexpected">
       <h1 id="unexpected">Something went wrong</h1>
       <p>
         {isAuthError(error)

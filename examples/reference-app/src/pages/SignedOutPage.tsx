@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { SignInButton, SignedOut, useAuthState } from '@oidc-kit/react';
 import type { SignOutReason } from '@oidc-kit/react';
+import ui from '../styles/ui.module.css';
 
 const explanations: Record<SignOutReason, string> = {
   user: 'Your session has ended here and at your identity provider.',
@@ -13,12 +14,12 @@ const explanations: Record<SignOutReason, string> = {
 export function SignedOutPage() {
   const reason = useAuthState((state) => state.signOutReason);
   return (
-    <section className="card narrow" aria-labelledby="signed-out">
+    <section className={`${ui.card} ${ui.narrow}`} aria-labelledby="signed-out">
       <h1 id="signed-out">You are signed out</h1>
       <p>{explanations[reason ?? 'user']}</p>
-      <div className="actions">
+      <div className={ui.actions}>
         <SignedOut>
-          <SignInButton className="button" returnTo="/dashboard">
+          <SignInButton className={ui.button} returnTo="/dashboard">
             Sign in again
           </SignInButton>
         </SignedOut>
