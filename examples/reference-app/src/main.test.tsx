@@ -20,7 +20,7 @@ test('a wrong auth setting in .env shows on the page, not a blank one', async ()
   // auth.ts builds the client as it loads: an http authority off localhost is refused there.
   vi.stubEnv('VITE_OIDC_AUTHORITY', 'http://id.example.com');
   const alert = await start();
-  expect(alert.textContent).toContain('The sign-in settings are wrong');
+  expect(alert.textContent).toContain('A setting is wrong');
   expect(alert.textContent).toMatch(/authority/);
   expect(alert.textContent).toContain('Setting: authority, from VITE_OIDC_AUTHORITY');
   expect(isAuthError(vi.mocked(console.error).mock.calls[0]?.[0], 'config_invalid')).toBe(true);
@@ -33,7 +33,16 @@ test.each([
 ])('a malformed %s names the variable and the value', async (name, value, problem) => {
   vi.stubEnv(name, value);
   const alert = await start();
-  expect(alert.textContent).toContain('The sign-in settings are wrong');
+  expect(alert.textContent).toContain('A setting is wrong');
   expect(alert.textContent).toContain(`${name} ${problem}`);
   expect(alert.textContent).toContain(`Setting: ${name} (see .env.example)`);
+});
+
+test('an API address the auth client refuses (http off localhost) names VITE_API_URL', async () => {
+  vi.stubEnv('VITE_API_URL', 'http://api.example.com');
+  const alert = await start();
+  expect(alert.textContent).toContain('A setting is wrong');
+  expect(alert.textContent).toContain(
+    'Setting: apiOrigins[0], from VITE_API_URL (see .env.example)',
+  );
 });

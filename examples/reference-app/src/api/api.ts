@@ -1,4 +1,5 @@
 import { data } from 'react-router';
+import { isAuthError } from '@oidc-kit/react';
 import type { AuthFetch } from '@oidc-kit/react';
 import { apiUrl } from '../config';
 
@@ -24,7 +25,8 @@ export async function getJson<T>(fetch: AuthFetch, path: string, request: Reques
   try {
     response = await fetch(`${apiUrl}${path}`, { signal: request.signal });
   } catch (error) {
-    if (request.signal.aborted) throw error;
+    // Aborted (the user navigated on), or the auth client's own failure: as they are.
+    if (request.signal.aborted || isAuthError(error)) throw error;
     throw data<ApiFailure>(
       { code: 'api_unreachable', message: 'The API could not be reached. Is it running?' },
       { status: 503 },
@@ -39,5 +41,12 @@ export async function getJson<T>(fetch: AuthFetch, path: string, request: Reques
       { status: response.status },
     );
   }
-  return (await response.json()) as T;
+  try {
+    return (await response.json()) as T;
+  } catch {
+    throw data<ApiFailure>(
+      { code: 'api_error', message: 'The API answered with something other than JSON.' },
+      { status: 502 },
+    );
+  }
 }

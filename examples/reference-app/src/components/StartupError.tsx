@@ -8,6 +8,7 @@ const variables: Record<string, string> = {
   authority: 'VITE_OIDC_AUTHORITY',
   client_id: 'VITE_OIDC_CLIENT_ID',
   storage: 'VITE_OIDC_STORAGE',
+  'apiOrigins[0]': 'VITE_API_URL',
 };
 
 /** The setting at fault: a `VITE_*` variable, or a field of `authConfig` in `src/config.ts`. */
@@ -35,7 +36,7 @@ export function StartupError({ error }: { error: unknown }) {
         aria-labelledby="startup-error"
       >
         <h1 id="startup-error">
-          {setting === null ? 'The app could not start' : 'The sign-in settings are wrong'}
+          {setting === null ? 'The app could not start' : 'A setting is wrong'}
         </h1>
         <p>{error instanceof Error ? error.message : String(error)}</p>
         {setting !== null && (

@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, useRevalidator, useRouteError } from 'react-router';
-import { SignInButton, describeSignInError, isAuthError } from '@oidc-kit/react';
+import { SignInButton, describeSignInError, isAuthError, useAuthState } from '@oidc-kit/react';
 import type { AuthGuardFailure } from '@oidc-kit/react/react-router';
 import { isApiFailure } from '../api/api';
 import { ForbiddenPage } from './ForbiddenPage';
@@ -10,6 +10,8 @@ import ui from '../styles/ui.module.css';
 export function RouteErrorPage() {
   const error = useRouteError();
   const { revalidate, state } = useRevalidator();
+  // The banner under the header explains a failed sign-in or an ended session, with its button.
+  const explained = useAuthState((auth) => auth.error !== null);
   if (isRouteErrorResponse(error)) {
     if (isApiFailure(error.data)) {
       return (
@@ -30,14 +32,15 @@ export function RouteErrorPage() {
     if (error.status === 403) return <ForbiddenPage />;
     if (error.status === 404) return <NotFoundPage />;
     if (error.status === 401) {
-      // A failed sign-in is explained, with "Try again", by the banner under the header; the page
-      // offers sign-in itself only when there is nothing to explain.
+      // The page offers sign-in itself only when the banner does not.
       const failure = error.data as Partial<AuthGuardFailure> | undefined;
       return (
         <section className={`${ui.card} ${ui.narrow}`} aria-labelledby="sign-in-needed">
           <h1 id="sign-in-needed">Sign in to continue</h1>
           <p>This page is for signed-in users.</p>
-          {failure?.code === 'sign_in_needed' && <SignInButton className={ui.button} />}
+          {failure?.code === 'sign_in_needed' && !explained && (
+            <SignInButton className={ui.button} />
+          )}
         </section>
       );
     }

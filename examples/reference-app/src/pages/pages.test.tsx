@@ -136,6 +136,17 @@ describe('pages', () => {
     );
   });
 
+  test('an answer that is not JSON (a wrong API URL) says so, with Try again', async () => {
+    const { auth } = withApi(
+      { user: alice() },
+      async () => new Response('<!doctype html><p>Not the API</p>', { status: 200 }),
+    );
+    renderAt('/dashboard', auth);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The API answered with something other than JSON.');
+    expect(within(alert).getByRole('button', { name: 'Try again' })).toBeDefined();
+  });
+
   test('the profile lists the claims, the expiry and renews on demand', async () => {
     const auth = createMockAuthClient({ user: alice() });
     renderAt('/profile', auth);
@@ -201,12 +212,30 @@ describe('pages', () => {
         state: 'unauthenticated',
         user: null,
         error: new AuthError('signed_out_elsewhere', 'You signed out in another tab.'),
+        signOutReason: 'elsewhere',
       }),
     );
     expect(screen.queryByRole('heading', { name: 'Dashboard' })).toBeNull();
     expect(screen.queryByText('alice')).toBeNull();
-    await vi.waitFor(() => expect(auth.signIn.calls).toEqual([[{ returnTo: '/dashboard' }]]));
+    // Guarded again: sign-in needed, and no redirect that could undo the sign-out.
+    expect(await screen.findByRole('heading', { name: 'Sign in to continue' })).toBeDefined();
+    expect(auth.signIn.calls).toEqual([]);
     expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
+  test('after a local-only sign-out on a guarded page, the page offers sign-in and does not redirect', async () => {
+    const { auth } = withApi({ user: alice() }, async () => Response.json(me));
+    renderAt('/profile', auth);
+    expect(await screen.findByRole('heading', { name: 'Profile' })).toBeDefined();
+    // A provider without end_session (Cognito, Google): signOut() ends the session locally.
+    act(() => auth.set({ state: 'unauthenticated', user: null, signOutReason: 'user' }));
+    expect(await screen.findByRole('heading', { name: 'Sign in to continue' })).toBeDefined();
+    expect(auth.signIn.calls).toEqual([]);
+    await userEvent.click(
+      within(screen.getByRole('main')).getByRole('button', { name: 'Sign in' }),
+    );
+    // No returnTo: the client returns to the current address.
+    expect(auth.signIn.calls).toEqual([[{ returnTo: undefined, popup: undefined }]]);
   });
 
   test('a token renewal (same user) loads nothing again', async () => {

@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { AuthError } from '../core/errors';
@@ -58,6 +58,21 @@ describe('RequireAuth', () => {
     expect(auth.signIn.calls).toEqual([[{ returnTo: '/reports?year=2026', prompt: undefined }]]);
     expect(screen.getByRole('status')).toBeDefined();
   });
+
+  test.each(['user', 'elsewhere', 'expired', 'idle'] as const)(
+    'a session that ended while the page was open (%s) is not signed in again by the guard',
+    async (reason) => {
+      // A provider without end_session (Cognito, Google) signs out locally only: a redirect now
+      // would sign the user straight back in with the provider's session.
+      const auth = createMockAuthClient({ user: createTestUser() });
+      guard(auth);
+      act(() => auth.set({ state: 'unauthenticated', user: null, signOutReason: reason }));
+      expect(screen.queryByText('Secret report')).toBeNull();
+      expect(auth.signIn.calls).toEqual([]);
+      await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+      expect(auth.signIn.calls).toEqual([[{ returnTo: '/reports?year=2026' }]]);
+    },
+  );
 
   test('uses the returnTo prop when given', () => {
     const auth = createMockAuthClient({ state: 'unauthenticated' });

@@ -38,20 +38,25 @@ interface GuardView {
   access: Access;
   error: AuthError | null;
   status: AuthStatus;
+  /** The session ended while the page was open (`signOutReason` set). */
+  ended: boolean;
 }
 
 function sameGuardView(previous: GuardView, next: GuardView): boolean {
   return (
     previous.access === next.access &&
     previous.error === next.error &&
-    previous.status === next.status
+    previous.status === next.status &&
+    previous.ended === next.ended
   );
 }
 
 /**
  * Shows its children to a signed-in user who meets the requirements; starts sign-in for a
  * signed-out one, once per navigation: after a failed or abandoned sign-in it shows the error
- * with "Try again" instead of redirecting again, so it can never loop. A signed-in user without
+ * with "Try again" instead of redirecting again, so it can never loop. A session that ended while
+ * the page was open (signed out, elsewhere, idle, expired) shows `signInNeeded` instead of a
+ * redirect, which could sign the user straight back in. A signed-in user without
  * access sees `forbidden` and is not sent to sign in.
  *
  * @example
@@ -71,12 +76,13 @@ export function RequireAuth({
 }: RequireAuthProps): ReactNode {
   const client = useAuthClient('RequireAuth');
   // One subscription, to what the guard shows: a renewal that changes none of it re-renders nothing.
-  const { access, error, status } = useSelectedAuthState(
+  const { access, error, status, ended } = useSelectedAuthState(
     'RequireAuth',
     (state): GuardView => ({
       access: accessOf(state, { roles, scopes, when }, (user) => client.readRoles(user)),
       error: state.error,
       status: state.status,
+      ended: state.signOutReason !== null,
     }),
     sameGuardView,
   );
@@ -89,8 +95,9 @@ export function RequireAuth({
     error?.code === 'provider_error' &&
     sessionOverErrors.has(error.providerError ?? '');
   // Redirect when signed out and not yet tried for this path, or once more after a failed
-  // silent attempt; never after an interactive attempt came back without a session.
-  const redirect = (status === 'unauthenticated' && attempt === null) || silentFailed;
+  // silent attempt; never after an interactive attempt came back without a session, nor when the
+  // session ended in this page (a local-only sign-out would be undone by the provider's session).
+  const redirect = (status === 'unauthenticated' && attempt === null && !ended) || silentFailed;
   const interactive = silentFailed || !silent;
 
   useEffect(() => {

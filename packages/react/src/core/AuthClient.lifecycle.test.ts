@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { waitForAuth } from '../react-router/requireAuth';
 import { createHarness, newStorage } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
 
@@ -22,9 +23,9 @@ describe('start and stop, counted', () => {
     expect(changes).toBe(0);
 
     await client.start();
-    await expect.poll(() => harness.provider.count('refresh')).toBe(1);
+    await expect.poll(() => harness.provider.count('refresh'), { timeout: 5000 }).toBe(1);
+    await expect.poll(() => client.getSnapshot().user?.expired, { timeout: 5000 }).toBe(false);
     expect(client.getSnapshot().status).toBe('authenticated');
-    expect(client.getSnapshot().user?.expired).toBe(false);
   });
 
   test('the client runs while any start() is unmatched', async () => {
@@ -33,7 +34,7 @@ describe('start and stop, counted', () => {
     void client.start();
     client.stop();
     // One start is still unmatched: the renewal timer still runs.
-    await expect.poll(() => harness.provider.count('refresh'), { timeout: 3000 }).toBe(1);
+    await expect.poll(() => harness.provider.count('refresh'), { timeout: 5000 }).toBe(1);
   });
 
   test('a stop() with no start() to match does nothing, and cannot make the count negative', async () => {
@@ -43,7 +44,7 @@ describe('start and stop, counted', () => {
     client.stop();
     client.stop();
     await client.start();
-    await expect.poll(() => harness.provider.count('refresh'), { timeout: 3000 }).toBe(1);
+    await expect.poll(() => harness.provider.count('refresh'), { timeout: 5000 }).toBe(1);
   });
 
   test('a client restarted after another tab signed out does not show the old session', async () => {
@@ -77,6 +78,31 @@ describe('start and stop, counted', () => {
     expect(landed.getSnapshot().status).toBe('authenticated');
     expect(harness.provider.count('token')).toBe(1);
     // Still running: the renewal timer fires.
-    await expect.poll(() => harness.provider.count('refresh'), { timeout: 3000 }).toBe(1);
+    await expect.poll(() => harness.provider.count('refresh'), { timeout: 5000 }).toBe(1);
+  });
+
+  test('a loader guard on a stopped client waits for the restore, not the state it had', async () => {
+    harness = createHarness();
+    const { client: first } = await harness.signIn(harness.createClient());
+    const second = harness.createClient();
+    await second.start();
+    first.stop();
+    const waiting = harness.nextRedirect();
+    void second.signOut();
+    await waiting;
+    // Stopped, the first tab still shows the session; the guard must not let it through.
+    expect(first.getSnapshot().status).toBe('authenticated');
+    const snapshot = await waitForAuth(first);
+    expect(snapshot).toMatchObject({ status: 'unauthenticated', user: null });
+  });
+
+  test('a disposed client stays stopped: start() connects nothing', async () => {
+    harness = createHarness();
+    const client = harness.createClient();
+    await client.start();
+    client.dispose();
+    const listening = vi.spyOn(window, 'addEventListener');
+    await client.start();
+    expect(listening.mock.calls.map(([type]) => type)).not.toContain('pageshow');
   });
 });

@@ -102,12 +102,10 @@ export class AuthClient {
    * running). Starting again after the last `stop()` restores the session anew.
    */
   start(): Promise<void> {
+    // A disposed client stays stopped.
+    if (this.stateStore.disposed) return Promise.resolve();
     this.holds += 1;
-    this.running ??= this.act((core) =>
-      // The engine loaded after the matching stop(): nothing to run.
-      this.holds === 0 ? Promise.resolve() : core.activate(() => this.arrive(core)),
-    );
-    return this.running;
+    return this.activate();
   }
 
   /**
@@ -206,7 +204,11 @@ export class AuthClient {
   private withCore<T>(run: (core: SessionCore) => Promise<T>): Promise<T> {
     const core = this.loadedCore();
     if (core !== undefined) return run(core);
-    return loadEngine().then(() => run(this.loadedCore() as SessionCore));
+    return loadEngine().then(() => {
+      // A start() whose load failed is still held: it runs now that the engine is here.
+      if (this.holds > 0) void this.activate();
+      return run(this.loadedCore() as SessionCore);
+    });
   }
 
   private loadedCore(): SessionCore | undefined {
@@ -225,7 +227,7 @@ export class AuthClient {
   /**
    * `withCore` for the calls that settle every failure in the state: what is left to catch is a
    * chunk of the engine that could not load (`loadEngine`). The state says so, as for any failure;
-   * nothing else changed, and the next `start()` tries again.
+   * nothing else changed, and the next call tries again (a held start runs then, see `withCore`).
    */
   private act(run: (core: SessionCore) => Promise<void>): Promise<void> {
     return this.withCore(run).catch((error: unknown) => {
@@ -234,6 +236,15 @@ export class AuthClient {
       const { status, user, signOutReason } = this.stateStore.snapshot;
       this.stateStore.set(status === 'loading' ? 'error' : status, user, error, signOutReason);
     });
+  }
+
+  /** Runs the engine for the held starts, unless it already runs (see `start`). */
+  private activate(): Promise<void> {
+    this.running ??= this.act((core) =>
+      // The engine loaded after the matching stop(): nothing to run.
+      this.holds === 0 ? Promise.resolve() : core.activate(() => this.arrive(core)),
+    );
+    return this.running;
   }
 
   /** Handles the address the app loaded on: a callback, a sign-out return, or neither (restore). */

@@ -71,6 +71,25 @@ describe("the engine's chunk", () => {
     expect(client.getSnapshot().status).toBe('signing-in');
   });
 
+  test('a start whose chunk failed to load runs once a later call loads it, with no second start', async () => {
+    let failing = true;
+    vi.doMock('./SessionCore', async (importOriginal) => {
+      if (failing) throw new TypeError('Failed to fetch dynamically imported module');
+      return importOriginal();
+    });
+    const { createHarness } = await coldStart();
+    harness = createHarness();
+    const client = harness.createClient();
+    // Held started, as AuthProvider holds it, and never started again.
+    await client.start();
+    expect(client.getSnapshot().status).toBe('error');
+
+    failing = false;
+    await client.getAccessToken();
+    // The engine is here: the held start restores the session (signed out here).
+    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('unauthenticated'));
+  });
+
   test('a callback page whose chunk fails to load shows a network error, not a spinner', async () => {
     vi.doMock('./SessionCore', () => {
       throw new TypeError('Failed to fetch dynamically imported module');

@@ -80,6 +80,20 @@ describe('requireAuth loader guard (React Router data router, in memory)', () =>
     expect(auth.stop.calls).toHaveLength(1);
   });
 
+  test('an abandoned navigation lets go of the client and starts no sign-in', async () => {
+    const auth = createMockAuthClient({ state: 'loading' });
+    const navigation = new AbortController();
+    const loaded = requireAuth(auth)({
+      request: new Request('http://localhost/admin', { signal: navigation.signal }),
+    });
+    navigation.abort();
+    await expect(loaded).rejects.toMatchObject({ name: 'AbortError' });
+    expect(auth.stop.calls).toHaveLength(1);
+    auth.set({ state: 'unauthenticated' });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(auth.signIn.calls).toEqual([]);
+  });
+
   test('throws a 403 response to a signed-in user without the role, and does not sign in', async () => {
     const auth = createMockAuthClient({ user: createTestUser({ roles: ['user'] }) });
     renderRouter(auth);
@@ -102,7 +116,7 @@ describe('requireAuth loader guard (React Router data router, in memory)', () =>
     expect(auth.signIn.calls).toEqual([]);
   });
 
-  test('an ended session (signed out elsewhere) starts a new sign-in', async () => {
+  test("a signed-out user who arrives with the ended session's error still gets a sign-in", async () => {
     const auth = createMockAuthClient({
       state: 'unauthenticated',
       error: new AuthError('signed_out_elsewhere', 'You signed out in another tab.'),
@@ -110,6 +124,18 @@ describe('requireAuth loader guard (React Router data router, in memory)', () =>
     renderRouter(auth);
     await waitFor(() => expect(auth.signIn.calls).toEqual([[{ returnTo: '/admin?tab=users' }]]));
   });
+
+  test.each(['user', 'elsewhere', 'expired', 'idle'] as const)(
+    'a session that ended in this page (%s) gets a 401 sign_in_needed, not a redirect',
+    async (reason) => {
+      // Revalidating an open page after a local sign-out (a provider without end_session) must
+      // not sign the user straight back in with the provider's session.
+      const auth = createMockAuthClient({ state: 'unauthenticated', signOutReason: reason });
+      renderRouter(auth);
+      expect((await screen.findByRole('alert')).textContent).toBe('401 sign_in_needed');
+      expect(auth.signIn.calls).toEqual([]);
+    },
+  );
 
   test('a failed sign-in throws a 401 with its code', async () => {
     const auth = createMockAuthClient({

@@ -33,28 +33,38 @@ export type LoaderAuthClient = AuthContextValue;
 /**
  * Resolves with the first snapshot that is not mid-way (a redirect in progress never resolves).
  * Loaders may run before `AuthProvider` mounts (a router created at module level): the client is
- * held started while waiting, and let go once settled.
+ * held started while waiting, and let go once settled, or when `signal` aborts (the navigation
+ * was abandoned), which rejects with the signal's reason.
  */
-export function waitForAuth(client: LoaderAuthClient): Promise<AuthSnapshot> {
-  void client.start();
-  return new Promise<AuthSnapshot>((resolve) => {
-    const settled = () => !isUnderWay(client.getSnapshot().status);
-    if (settled()) {
-      resolve(client.getSnapshot());
-      return;
-    }
-    const unsubscribe = client.subscribe(() => {
-      if (!settled()) return;
-      unsubscribe();
-      resolve(client.getSnapshot());
+export async function waitForAuth(
+  client: LoaderAuthClient,
+  signal?: AbortSignal,
+): Promise<AuthSnapshot> {
+  try {
+    // Once the session is known: a client started anew after a stop() restores it first.
+    await client.start();
+    return await new Promise<AuthSnapshot>((resolve, reject) => {
+      const settle = () => {
+        if (signal?.aborted === true) reject(signal.reason);
+        else if (!isUnderWay(client.getSnapshot().status)) resolve(client.getSnapshot());
+        else return;
+        unsubscribe();
+        signal?.removeEventListener('abort', settle);
+      };
+      const unsubscribe = client.subscribe(settle);
+      signal?.addEventListener('abort', settle);
+      settle();
     });
-  }).finally(() => client.stop());
+  } finally {
+    client.stop();
+  }
 }
 
 /**
  * A React Router loader that lets a signed-in user with access through (resolving with the
  * `User`), starts sign-in for a signed-out one with the requested URL as `returnTo` (once per
- * navigation: a second arrival without a session throws a 401 instead of redirecting again), and
+ * navigation: a second arrival without a session, or a session that ended in this page, throws a
+ * 401 `sign_in_needed` instead of redirecting), and
  * throws a 403 response for a user without access.
  *
  * @example
@@ -66,7 +76,7 @@ export function requireAuth(
   requirements: AccessRequirements = {},
 ): (args: { request: Request }) => Promise<User> {
   return async ({ request }) => {
-    const snapshot = await waitForAuth(client);
+    const snapshot = await waitForAuth(client, request.signal);
     const returnTo = returnToFromRequest(request);
     if (snapshot.user !== null) {
       writeGuardAttempt(null);
@@ -86,7 +96,9 @@ export function requireAuth(
         { status: 401 },
       );
     }
-    if (readGuardAttempt(returnTo) !== null) {
+    // Tried once for this path, or the session ended in this page (signed out, elsewhere, idle,
+    // expired): a redirect now could sign the user straight back in with the provider's session.
+    if (snapshot.signOutReason !== null || readGuardAttempt(returnTo) !== null) {
       throw data<AuthGuardFailure>(
         { code: 'sign_in_needed', message: 'Sign in to open this page.' },
         { status: 401 },

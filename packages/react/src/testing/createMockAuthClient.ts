@@ -5,6 +5,7 @@ import type {
   AuthSnapshot,
   AuthStatus,
   SignInOptions,
+  SignOutReason,
   SignOutOptions,
 } from '@oidc-kit/react';
 import { createTestUser } from './createTestUser';
@@ -35,6 +36,8 @@ export interface MockAuthOptions {
   user?: User | null;
   /** The error to report; default a cancelled sign-in when `state` is `error`. */
   error?: AuthError | null;
+  /** Why the session ended, while `unauthenticated` (`signOut()` sets `user`). */
+  signOutReason?: SignOutReason | null;
   /** Reads roles from a user. Default: the `roles` claim. */
   readRoles?: (user: User) => string[];
   /** The fetch the mock's authenticated fetch calls. Default `globalThis.fetch`. */
@@ -53,15 +56,25 @@ export interface MockAuthClient extends AuthContextValue {
   readonly getAccessToken: Spy<[], Promise<string | null>>;
   readonly dismissError: Spy<[], void>;
   /** Moves the mock to another state, as the real client would; subscribers re-render. */
-  set(next: { state?: AuthStatus; user?: User | null; error?: AuthError | null }): void;
+  set(next: {
+    state?: AuthStatus;
+    user?: User | null;
+    error?: AuthError | null;
+    signOutReason?: SignOutReason | null;
+  }): void;
 }
 
-function snapshotOf(state: AuthStatus, user: User | null, error: AuthError | null): AuthSnapshot {
+function snapshotOf(
+  state: AuthStatus,
+  user: User | null,
+  error: AuthError | null,
+  signOutReason: SignOutReason | null = null,
+): AuthSnapshot {
   return Object.freeze({
     status: state,
     user: state === 'authenticated' ? user : null,
     error,
-    signOutReason: null,
+    signOutReason: state === 'unauthenticated' ? signOutReason : null,
   });
 }
 
@@ -96,6 +109,7 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
     initialState,
     options.user ?? (initialState === 'authenticated' ? createTestUser() : null),
     options.error ?? (initialState === 'error' ? defaultError() : null),
+    options.signOutReason,
   );
   const listeners = new Set<() => void>();
 
@@ -106,11 +120,12 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
         ? next.user
         : (snapshot.user ?? (status === 'authenticated' ? createTestUser() : null));
     const error = next.error !== undefined ? next.error : snapshot.error;
-    const following = snapshotOf(status, user, error);
+    const following = snapshotOf(status, user, error, next.signOutReason);
     if (
       following.status === snapshot.status &&
       following.user === snapshot.user &&
-      following.error === snapshot.error
+      following.error === snapshot.error &&
+      following.signOutReason === snapshot.signOutReason
     ) {
       return;
     }
@@ -129,7 +144,9 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
       return () => listeners.delete(listener);
     },
     signIn: spy(async () => set({ state: 'signing-in', error: null })),
-    signOut: spy(async () => set({ state: 'unauthenticated', user: null, error: null })),
+    signOut: spy(async () =>
+      set({ state: 'unauthenticated', user: null, error: null, signOutReason: 'user' }),
+    ),
     renew: spy(async () => snapshot.user),
     getAccessToken,
     dismissError: spy(() =>
