@@ -1,30 +1,18 @@
-import { useLoaderData, useRevalidator } from 'react-router';
+import { useLoaderData } from 'react-router';
 import type { AdminStats } from '../api/types';
+import { LoadedCard } from '../components/LoadedCard';
 import ui from '../styles/ui.module.css';
 
 /** Admins only: statistics from the API's admin endpoint. */
 export function AdminPage() {
   const stats = useLoaderData<AdminStats>();
-  const { revalidate, state } = useRevalidator();
-  const loading = state === 'loading';
   return (
     <>
       <h1>Admin</h1>
       <p className={ui.lead}>
         Only users with the admin role reach this page and its API endpoint.
       </p>
-      <section className={ui.card} aria-labelledby="stats" aria-busy={loading || undefined}>
-        <div className={ui.cardHeader}>
-          <h2 id="stats">GET /admin/stats</h2>
-          <button
-            type="button"
-            className={`${ui.button} ${ui.secondary}`}
-            onClick={() => void revalidate()}
-            disabled={loading}
-          >
-            Load again
-          </button>
-        </div>
+      <LoadedCard title="GET /admin/stats" reloadLabel="Load again">
         <dl className={ui.facts}>
           <dt>Distinct users</dt>
           <dd>{stats.distinctUsers}</dd>
@@ -33,7 +21,7 @@ export function AdminPage() {
           <dt>API uptime</dt>
           <dd>{stats.uptimeSeconds} s</dd>
         </dl>
-      </section>
+      </LoadedCard>
     </>
   );
 }

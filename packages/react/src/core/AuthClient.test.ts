@@ -262,6 +262,28 @@ describe('the state machine', () => {
     );
   });
 
+  test('a page restored from the back-forward cache drops the watch of the redirect it left on', async () => {
+    harness = createHarness();
+    const client = harness.createClient();
+    await client.start();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      // Left for the provider: the 15 s redirect watch is armed.
+      void client.signIn();
+      await harness.nextRedirect();
+      window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+      await vi.waitFor(() => expect(client.getSnapshot().status).toBe('unauthenticated'));
+      // Back, the user signs in in a popup; the old watch must not end that sign-in.
+      const { authorizeUrl } = stubPopup();
+      void client.signIn({ popup: true });
+      await authorizeUrl();
+      await vi.advanceTimersByTimeAsync(16_000);
+      expect(client.getSnapshot().status).toBe('signing-in');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   test('dispose stops listeners and timers', async () => {
     harness = createHarness({ accessTokenTtl: 1 });
     const { client } = await harness.signIn(harness.createClient());

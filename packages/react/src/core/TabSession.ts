@@ -24,9 +24,10 @@ export class TabSession {
     const onPageShow = (event: PageTransitionEvent) => {
       if (!event.persisted) return;
       // A page restored from the back-forward cache must not stay mid-redirect, nor show a
-      // session that ended while it was away.
-      // Nor may a redirect that never completed hold later sign-ins and sign-outs.
+      // session that ended while it was away; the redirect it left on (never completed) holds
+      // no later sign-in or sign-out, and its watch is dropped.
       const { status } = this.core.snapshot;
+      this.core.parts.signIn.stopWatching();
       this.core.parts.signIn.signingIn = undefined;
       this.core.parts.signOut.signingOut = undefined;
       if (status === 'signing-out') this.core.set('unauthenticated', null, null);
