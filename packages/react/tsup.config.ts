@@ -63,6 +63,7 @@ const internalMembers = [
   'checkUser',
   'checkIdTokenOf',
   'holds',
+  'setError',
   'act',
   'running',
   'arrive',

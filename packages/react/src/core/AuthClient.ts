@@ -185,8 +185,8 @@ export class AuthClient {
 
   /** Forgets the last error: `error` goes to `unauthenticated`, other states keep their status. */
   dismissError(): void {
-    const { status, user, signOutReason } = this.stateStore.snapshot;
-    this.stateStore.set(status === 'error' ? 'unauthenticated' : status, user, null, signOutReason);
+    const { status } = this.stateStore.snapshot;
+    this.stateStore.setError(status === 'error' ? 'unauthenticated' : status, null);
   }
 
   /** Stops the client for good, whatever `start()` calls are unmatched, and drops every listener. */
@@ -233,8 +233,8 @@ export class AuthClient {
     return this.withCore(run).catch((error: unknown) => {
       if (!isAuthError(error)) throw error;
       this.running = undefined;
-      const { status, user, signOutReason } = this.stateStore.snapshot;
-      this.stateStore.set(status === 'loading' ? 'error' : status, user, error, signOutReason);
+      const { status } = this.stateStore.snapshot;
+      this.stateStore.setError(status === 'loading' ? 'error' : status, error);
     });
   }
 

@@ -1,7 +1,6 @@
 import type { User } from 'oidc-client-ts';
 import { assertIssuer } from './assertIssuer';
 import { currentPath, safeReturnTo } from './returnTo';
-import { newSessionId } from './sessionRecord';
 import { toAuthError } from './toAuthError';
 import { randomId } from './randomId';
 import type { SignInOptions } from './clientOptions';
@@ -87,7 +86,7 @@ export class SignIn {
 
   /** Runs a sign-in exchange whose user is stored as a new session of this tab. */
   async exchangeFresh<T>(exchange: () => Promise<T>): Promise<T> {
-    this.core.incoming = newSessionId();
+    this.core.incoming = randomId();
     this.core.freshSignIn = true;
     try {
       return await exchange();

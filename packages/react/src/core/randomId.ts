@@ -1,4 +1,4 @@
-/** 128 fresh random bits, hex-encoded: a nonce for an authorization request, a tab's id. */
+/** 128 fresh random bits, hex-encoded: a nonce for an authorization request, a tab's or a session's id. */
 export function randomId(): string {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);

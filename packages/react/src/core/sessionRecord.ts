@@ -84,11 +84,6 @@ function base64url(bytes: Uint8Array): string {
     .replace(/=+$/, '');
 }
 
-/** A random id for a new session. */
-export function newSessionId(): string {
-  return base64url(crypto.getRandomValues(new Uint8Array(16)));
-}
-
 /** An id for a refresh token that reveals nothing about it: the first 128 bits of its SHA-256. */
 export async function tokenId(token: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token));

@@ -42,4 +42,10 @@ export class StateStore {
     this.snapshot = next;
     for (const listener of [...this.listeners]) listener();
   }
+
+  /** Puts `error` in place of the current one, keeping the user and the sign-out reason. */
+  setError(status: AuthStatus, error: AuthError | null): void {
+    const { user, signOutReason } = this.snapshot;
+    this.set(status, user, error, signOutReason);
+  }
 }
