@@ -1,3 +1,5 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { defineConfig } from 'tsup';
 
 // The engine's internal members (core/SessionCore.ts and the parts it wires), shortened in the
@@ -98,6 +100,9 @@ export default defineConfig((options) => ({
   // `npm run dev` builds first, then watches: keep dist/ while the app's dev server reads it.
   clean: !options.watch,
   target: 'es2022',
+  // A last pass through Rollup: one import statement per package in each file (esbuild writes one
+  // per source file, and an app's bundler keeps them all), and unused code dropped.
+  treeshake: true,
   // Not 'browser': esbuild would then hard-code process.env.NODE_ENV as "development", and the
   // app's own bundler must decide it.
   platform: 'neutral',
@@ -113,9 +118,29 @@ export default defineConfig((options) => ({
     'react-router',
     'jose',
   ],
-  // esbuild drops module-level directives when bundling; every entry renders or holds React state.
-  banner: { js: "'use client';" },
+  // Bundling drops module-level directives; every entry renders or holds React state.
+  onSuccess: () => addUseClient('dist'),
   esbuildOptions(esbuild) {
     esbuild.mangleProps = new RegExp(`^(${internalMembers.join('|')})$`);
   },
 }));
+
+/**
+ * Puts `'use client';` first in every built module (the Rollup pass drops a banner directive),
+ * and moves its source map one line down to match.
+ */
+async function addUseClient(dir: string): Promise<void> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      await addUseClient(path);
+    } else if (/\.c?js$/.test(entry.name)) {
+      const code = await readFile(path, 'utf8');
+      if (code.startsWith("'use client';")) continue;
+      await writeFile(path, `'use client';\n${code}`);
+      const map = JSON.parse(await readFile(`${path}.map`, 'utf8')) as { mappings: string };
+      map.mappings = `;${map.mappings}`;
+      await writeFile(`${path}.map`, JSON.stringify(map));
+    }
+  }
+}
