@@ -8,9 +8,18 @@ import { isAuthError } from './errors';
 import { loadEngine, loadedEngine } from './loadEngine';
 import type { SessionCore, Users } from './SessionCore';
 import { StateStore } from './stateStore';
+import { IdleStore } from './idleStore';
+import type { IdleSnapshot } from './idleStore';
 import type { AuthClientEnvironment, SignInOptions, SignOutOptions } from './clientOptions';
 
 export type { AuthClientEnvironment, SignInOptions, SignOutOptions } from './clientOptions';
+
+/** Idle sign-out as the client exposes it (see `AuthClient.idle`). */
+export interface IdleControl {
+  getSnapshot(): IdleSnapshot;
+  subscribe(listener: () => void): () => void;
+  stay(): void;
+}
 
 /** An `AuthConfig`, or oidc-kit's options around a `UserManager` you built. */
 export type AuthClientConfig = AuthConfig | (AuthOptions & { userManager: UserManager });
@@ -35,6 +44,7 @@ export class AuthClient {
   readonly fetch: AuthFetch;
 
   private readonly stateStore = new StateStore();
+  private readonly idleStore = new IdleStore();
   private readonly environment: AuthClientEnvironment;
   private readonly users: Users;
   private core: SessionCore | undefined;
@@ -86,6 +96,22 @@ export class AuthClient {
     return () => {
       this.stateStore.listeners.delete(listener);
     };
+  };
+
+  /**
+   * Idle sign-out (`idle` in the config): where it stands (`warning` with the `deadline` before
+   * the end), its subscription, and `stay()`, which keeps the session in every tab. Inert when
+   * `idle` is off or nobody is signed in.
+   */
+  readonly idle: IdleControl = {
+    getSnapshot: () => this.idleStore.snapshot,
+    subscribe: (listener) => {
+      this.idleStore.listeners.add(listener);
+      return () => {
+        this.idleStore.listeners.delete(listener);
+      };
+    },
+    stay: () => this.core?.idleClock?.stay(),
   };
 
   /** The `UserManager` this client drives (created on first use). */
@@ -219,6 +245,7 @@ export class AuthClient {
         this.environment,
         this.stateStore,
         this.users,
+        this.idleStore,
       );
     }
     return this.core;

@@ -13,6 +13,8 @@ import type { Parts } from './parts';
 import { Renewal } from './Renewal';
 import { SessionRecords, tokenId } from './sessionRecord';
 import type { StateStore } from './stateStore';
+import type { IdleClock } from './IdleClock';
+import type { IdleStore } from './idleStore';
 import { TabSession } from './TabSession';
 import { withLock } from './tabSync';
 import type { TabSync } from './tabSync';
@@ -39,6 +41,11 @@ export class SessionCore {
   readonly stateStore: StateStore;
 
   readonly users: Users;
+
+  /** Idle sign-out's state, which the client holds; the clock runs only when `idle` is set. */
+  readonly idleStore: IdleStore;
+
+  idleClock: IdleClock | undefined;
 
   tabs: TabSync | undefined;
 
@@ -71,11 +78,13 @@ export class SessionCore {
     environment: AuthClientEnvironment,
     stateStore: StateStore,
     users: Users,
+    idleStore: IdleStore,
   ) {
     this.config = config;
     this.environment = environment;
     this.stateStore = stateStore;
     this.users = users;
+    this.idleStore = idleStore;
     this.renewal = new Renewal(this);
     this.tabSession = new TabSession(this);
     this.parts = createParts(this);
@@ -199,6 +208,15 @@ export class SessionCore {
     if (!this.active) {
       this.active = true;
       this.tabSession.connect();
+      const idle = this.config.idle;
+      // Its own chunk: an app without `idle` never loads it.
+      if (idle !== null) {
+        void import('./IdleClock').then(({ IdleClock }) => {
+          if (!this.active) return;
+          this.idleClock ??= new IdleClock(this, idle, this.idleStore);
+          this.idleClock.start();
+        });
+      }
     }
     if (this.activation === undefined || this.activationSettled) {
       this.activationSettled = false;
@@ -213,6 +231,7 @@ export class SessionCore {
   /** Stops timers, listeners and the tab channel, at once; the state stays as it is. */
   deactivate(): void {
     this.active = false;
+    this.idleClock?.stop();
     this.renewal.stopRenewing();
     this.parts.signIn.stopWatching();
     for (const undo of this.teardown.splice(0)) undo();

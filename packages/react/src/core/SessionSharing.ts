@@ -86,14 +86,22 @@ export class SessionSharing {
         if (message.session !== this.core.session) return;
         this.core.leave();
         await this.core.clearUser();
-        this.core.set(
-          'unauthenticated',
-          null,
-          signedOutElsewhere(message.reason),
-          message.reason === 'session_expired' ? 'expired' : 'elsewhere',
-        );
+        if (message.reason === 'idle') {
+          // Every tab signs out for inactivity: the signed-out page says so, no error.
+          this.core.set('unauthenticated', null, null, 'idle');
+        } else {
+          this.core.set(
+            'unauthenticated',
+            null,
+            signedOutElsewhere(message.reason),
+            message.reason === 'session_expired' ? 'expired' : 'elsewhere',
+          );
+        }
         // Best effort, once the session is gone here, as in the tab that signed out.
         if (message.revoke === true && user !== null) await this.core.parts.signOut.revoke(user);
+        return;
+      case 'idle':
+        this.core.idleClock?.onMessage(message, message.stay);
         return;
       default:
         return;

@@ -39,7 +39,7 @@ export class SignOut {
       this.core.tabs?.post({
         type: 'signed-out',
         session: ended,
-        reason: 'signed_out_elsewhere',
+        reason: reason === 'idle' ? 'idle' : 'signed_out_elsewhere',
         revoke: options.revokeTokens === true,
       });
     }

@@ -4,6 +4,7 @@ import { configInvalid } from './configInvalid';
 // Every key an AuthConfig may have. Typed against AuthConfig, so the compiler refuses a missing or
 // a stray name when oidc-client-ts or oidc-kit's options change.
 const knownKeys: Record<keyof AuthConfig, 0> = {
+  idle: 0,
   authority: 0,
   metadataUrl: 0,
   metadata: 0,

@@ -44,6 +44,8 @@ export interface AuthClientEnvironment {
   fetch?: typeof fetch;
   /** Milliseconds a new tab waits for another tab's session. Default 150. */
   tabSessionWait?: number;
+  /** Where user input is listened for, for idle sign-out. Default `window`. */
+  inputTarget?: EventTarget;
   /** Sends the browser to the provider. Default: `location.assign`. */
   redirect?: (url: string) => void;
   /**

@@ -365,3 +365,37 @@ describe('validateConfig in a production build', () => {
     expect(() => validateConfig({ ...valid, storage: 'cookie' }, { origin })).not.toThrow();
   });
 });
+
+describe('idle sign-out settings', () => {
+  test('off unless set; the warning defaults to a minute and stays below the timeout', () => {
+    expect(validateConfig(valid, { origin }).idle).toBeNull();
+    expect(validateConfig({ ...valid, idle: { timeout: 900_000 } }, { origin }).idle).toEqual({
+      timeout: 900_000,
+      warning: 60_000,
+    });
+    expect(
+      validateConfig({ ...valid, idle: { timeout: 30_000, warning: 10_000 } }, { origin }).idle,
+    ).toEqual({ timeout: 30_000, warning: 10_000 });
+    expect(validateConfig({ ...valid, idle: { timeout: 20_000 } }, { origin }).idle).toEqual({
+      timeout: 20_000,
+      warning: 19_999,
+    });
+  });
+
+  test.each([
+    ['a number instead of the object', 900_000, 'idle'],
+    ['a zero timeout', { timeout: 0 }, 'idle.timeout'],
+    ['a negative timeout', { timeout: -5 }, 'idle.timeout'],
+    ['a string timeout', { timeout: '900000' }, 'idle.timeout'],
+    ['no timeout', { warning: 60_000 }, 'idle.timeout'],
+    ['an infinite timeout', { timeout: Infinity }, 'idle.timeout'],
+    ['a negative warning', { timeout: 900_000, warning: -1 }, 'idle.warning'],
+    ['a NaN warning', { timeout: 900_000, warning: Number.NaN }, 'idle.warning'],
+  ])('refuses %s, naming the field, in every build', (_label, idle, field) => {
+    for (const env of ['development', 'production']) {
+      vi.stubEnv('NODE_ENV', env);
+      expect(failure({ ...valid, idle }).field).toBe(field);
+      vi.unstubAllEnvs();
+    }
+  });
+});

@@ -1,3 +1,5 @@
+import { resolveIdle } from './idleConfig';
+import type { IdleOptions, ResolvedIdle } from './idleConfig';
 import type { UserManagerSettings } from 'oidc-client-ts';
 import { checkConfigShape, optionalRedirectUris } from './checkConfigShape';
 import { configInvalid, showValue } from './configInvalid';
@@ -30,6 +32,12 @@ export interface AuthOptions {
    * @example roles: roleReaders.keycloak({ clientId: 'web' })
    */
   roles?: RoleReader;
+  /**
+   * Signs the user out, in every tab, after `timeout` ms without input in any of them, with a
+   * warning `warning` ms before (default 60,000). Off by default.
+   * @example idle: { timeout: 15 * 60_000, warning: 60_000 }
+   */
+  idle?: IdleOptions;
 }
 
 /** The oidc-client-ts settings oidc-kit accepts, snake_case as providers document them. */
@@ -64,6 +72,8 @@ export interface ResolvedAuthConfig {
   readonly storage: TokenStorage;
   readonly verifySignature: false | SignatureVerifier;
   readonly roles: RoleReader;
+  /** Idle sign-out, or null when off. */
+  readonly idle: ResolvedIdle | null;
 }
 
 /**
@@ -220,6 +230,7 @@ export function validateConfig(
     storage = authConfigDefaults.storage,
     verifySignature = authConfigDefaults.verifySignature,
     roles = defaultRoleReader,
+    idle,
     ...oidc
   } = input as unknown as AuthConfig;
   return Object.freeze({
@@ -230,6 +241,7 @@ export function validateConfig(
     storage,
     verifySignature,
     roles,
+    idle: resolveIdle(idle),
   });
 }
 

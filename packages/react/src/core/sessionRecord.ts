@@ -22,7 +22,8 @@ const pageRecords = new Map<string, string>();
 export class SessionRecords {
   constructor(
     private readonly key: string,
-    private readonly storage: Storage | null,
+    /** The storage every tab shares (localStorage), or null when there is none. */
+    readonly storage: Storage | null,
   ) {}
 
   /** False when the record lives in this page only (no shared storage). */

@@ -20,9 +20,11 @@ export type TabMessage =
   | {
       type: 'signed-out';
       session: string;
-      reason: 'signed_out_elsewhere' | 'session_expired';
+      reason: 'signed_out_elsewhere' | 'session_expired' | 'idle';
       revoke?: boolean;
-    };
+    }
+  /** Input at `at` in a tab of `session` (idle sign-out), or its "stay signed in". */
+  | { type: 'idle'; session: string; at: number; stay: boolean };
 
 /** The part of `BroadcastChannel` tab sync uses. */
 export interface ChannelLike {
@@ -52,7 +54,15 @@ function isTabMessage(value: unknown): value is TabMessage {
     case 'signed-out':
       return (
         typeof message.session === 'string' &&
-        (message.reason === 'signed_out_elsewhere' || message.reason === 'session_expired')
+        (message.reason === 'signed_out_elsewhere' ||
+          message.reason === 'session_expired' ||
+          message.reason === 'idle')
+      );
+    case 'idle':
+      return (
+        typeof message.session === 'string' &&
+        typeof (message as { at?: unknown }).at === 'number' &&
+        typeof (message as { stay?: unknown }).stay === 'boolean'
       );
     default:
       return false;

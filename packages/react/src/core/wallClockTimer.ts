@@ -1,9 +1,13 @@
 // Long timeouts drift in throttled background tabs and pause while the machine sleeps; a chain of
 // short ones re-reads the wall clock, so a due task runs once on wake, never in a burst.
-const maxStep = 30_000;
 
-/** Runs one task at a wall-clock time, however long the page slept or was throttled meanwhile. */
+/**
+ * Runs one task at a wall-clock time, however long the page slept or was throttled meanwhile:
+ * at most `maxStep` ms late after a wake.
+ */
 export class WallClockTimer {
+  constructor(private readonly maxStep = 30_000) {}
+
   private timer: ReturnType<typeof setTimeout> | undefined;
   private due: number | undefined;
   private task: (() => void) | undefined;
@@ -30,7 +34,7 @@ export class WallClockTimer {
 
   private arm(): void {
     if (this.due === undefined) return;
-    const wait = Math.min(Math.max(0, this.due - Date.now()), maxStep);
+    const wait = Math.min(Math.max(0, this.due - Date.now()), this.maxStep);
     this.timer = setTimeout(() => {
       if (this.due !== undefined && Date.now() >= this.due) this.fire();
       else this.arm();

@@ -1,0 +1,118 @@
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { createHarness, newStorage } from '../../test/support/harness';
+import type { Harness } from '../../test/support/harness';
+import type { AuthClient } from './AuthClient';
+
+let harness: Harness;
+afterEach(() => {
+  vi.useRealTimers();
+  harness?.dispose();
+});
+
+const idle = { timeout: 60_000, warning: 20_000 };
+
+/** Two signed-in tabs with idle sign-out, each with its own input, on a fake clock. */
+async function twoTabs() {
+  harness = createHarness();
+  const inputs = [new EventTarget(), new EventTarget()] as const;
+  const firstStorage = newStorage();
+  const { client: first } = await harness.signIn(harness.createClient({ config: { idle } }), {
+    config: { idle },
+    storage: firstStorage,
+  });
+  // The landed tab was made by the harness: the first tab is made again, with its own input.
+  first.dispose();
+  const a = harness.createClient({
+    storage: firstStorage,
+    config: { idle },
+    environment: { inputTarget: inputs[0] },
+  });
+  await a.start();
+  const b = harness.createClient({
+    storage: newStorage(),
+    config: { idle },
+    environment: { inputTarget: inputs[1] },
+  });
+  await b.start();
+  await vi.waitFor(() => {
+    expect(a.idle.getSnapshot().deadline).not.toBeNull();
+    expect(b.idle.getSnapshot().deadline).not.toBeNull();
+  });
+  // From here on a fake clock; "stay" restarts both clocks on it, from now.
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  a.idle.stay();
+  await vi.waitFor(() => expect(b.idle.getSnapshot().deadline).toBe(a.idle.getSnapshot().deadline));
+  return { a, b, inputs };
+}
+
+const status = (client: AuthClient) => client.idle.getSnapshot().status;
+const input = (target: EventTarget) => target.dispatchEvent(new Event('pointerdown'));
+
+describe('idle sign-out across tabs', () => {
+  test('the warning shows in every tab at the same time; at the end every tab signs out (idle), one at the provider', async () => {
+    const { a, b } = await twoTabs();
+    await vi.advanceTimersByTimeAsync(39_000);
+    expect([status(a), status(b)]).toEqual(['active', 'active']);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect([status(a), status(b)]).toEqual(['warning', 'warning']);
+    expect(a.idle.getSnapshot().deadline).toBe(b.idle.getSnapshot().deadline);
+
+    const redirects = harness.redirects.length;
+    await vi.advanceTimersByTimeAsync(20_000);
+    await vi.waitFor(() => {
+      expect(a.getSnapshot().status).not.toBe('authenticated');
+      expect(b.getSnapshot()).toMatchObject({ status: 'unauthenticated', signOutReason: 'idle' });
+    });
+    const logouts = harness.redirects.slice(redirects).filter((url) => url.includes('/logout'));
+    expect(logouts).toHaveLength(1);
+  });
+
+  test('input in one tab keeps both alive; input is shared at most once per few seconds', async () => {
+    const { a, b, inputs } = await twoTabs();
+    const messages = harness.recordMessages();
+    for (let second = 0; second < 50; second += 1) {
+      await vi.advanceTimersByTimeAsync(1_000);
+      input(inputs[1]);
+    }
+    expect([status(a), status(b)]).toEqual(['active', 'active']);
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect([status(a), status(b)]).toEqual(['active', 'active']);
+    const idleMessages = messages.filter((m) => (m as { type: string }).type === 'idle');
+    expect(idleMessages.length).toBeGreaterThan(0);
+    expect(idleMessages.length).toBeLessThanOrEqual(11);
+  });
+
+  test('once the warning shows, input does not end it; "stay" in one tab ends it in both', async () => {
+    const { a, b, inputs } = await twoTabs();
+    await vi.advanceTimersByTimeAsync(41_000);
+    expect([status(a), status(b)]).toEqual(['warning', 'warning']);
+    input(inputs[0]);
+    input(inputs[1]);
+    await vi.advanceTimersByTimeAsync(6_000);
+    expect([status(a), status(b)]).toEqual(['warning', 'warning']);
+
+    b.idle.stay();
+    await vi.waitFor(() => expect([status(a), status(b)]).toEqual(['active', 'active']));
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(a.getSnapshot().status).toBe('authenticated');
+  });
+
+  test('a tab that slept past the end signs out within a second of waking', async () => {
+    const { a } = await twoTabs();
+    // The machine sleeps: no timer runs, the wall clock jumps.
+    vi.setSystemTime(Date.now() + 120_000);
+    await vi.advanceTimersByTimeAsync(1_000);
+    // The sign-out has begun (it then leaves for the provider's logout page).
+    for (let step = 0; step < 50 && a.getSnapshot().status === 'authenticated'; step += 1) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(a.getSnapshot().status).not.toBe('authenticated');
+  });
+
+  test('off when not configured: no deadline, no warning', async () => {
+    harness = createHarness();
+    const { client } = await harness.signIn(harness.createClient());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(client.idle.getSnapshot()).toEqual({ status: 'active', deadline: null });
+  });
+});

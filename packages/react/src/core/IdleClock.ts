@@ -1,0 +1,197 @@
+import type { ResolvedIdle } from './idleConfig';
+import type { IdleStore } from './idleStore';
+import type { SessionCore } from './SessionCore';
+import { withLock } from './tabSync';
+import { WallClockTimer } from './wallClockTimer';
+
+/** User input; renewals, API calls and timers are not activity. */
+const inputEvents = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'scroll', 'touchstart'];
+
+/** At most one shared write and one tab message about activity per this many ms. */
+const shareEvery = 5_000;
+
+/** The last input of a session, shared by the tabs (in the shared storage and by message). */
+interface IdleRecord {
+  session: string;
+  at: number;
+  /** Set by the tab that signs the session out for inactivity. */
+  ended?: boolean;
+}
+
+/**
+ * Idle sign-out (the design's session policy): one clock per app origin. Input in any tab moves
+ * the end for every tab; the warning shows in every tab at the same time, and once it shows only
+ * `stay()` (in any tab) keeps the session; at the end every tab signs out with reason `idle`. The
+ * clock is the wall clock: a tab that slept past the end signs out within a second of waking.
+ * Loaded in its own chunk, only when `idle` is configured.
+ */
+export class IdleClock {
+  private readonly timer = new WallClockTimer(1_000);
+  /** The latest input this tab knows of, its own or another tab's, for `session`. */
+  private last: IdleRecord | null = null;
+  /** When this tab last shared its input. */
+  private shared = 0;
+  private pendingShare: ReturnType<typeof setTimeout> | undefined;
+  private readonly undo: (() => void)[] = [];
+
+  constructor(
+    private readonly core: SessionCore,
+    private readonly idle: ResolvedIdle,
+    private readonly store: IdleStore,
+  ) {}
+
+  start(): void {
+    const onInput = () => this.input();
+    const target = this.core.environment.inputTarget ?? globalThis;
+    for (const type of inputEvents) {
+      target.addEventListener(type, onInput, { passive: true, capture: true });
+      this.undo.push(() => target.removeEventListener(type, onInput, { capture: true }));
+    }
+    target.addEventListener('focus', onInput);
+    this.undo.push(() => target.removeEventListener('focus', onInput));
+    const onState = () => this.update();
+    this.core.stateStore.listeners.add(onState);
+    this.undo.push(() => this.core.stateStore.listeners.delete(onState));
+    this.update();
+  }
+
+  stop(): void {
+    this.timer.cancel();
+    clearTimeout(this.pendingShare);
+    for (const undo of this.undo.splice(0)) undo();
+    this.store.set('active', null);
+  }
+
+  /** "Stay signed in": counts as input even while the warning shows, in every tab. */
+  stay(): void {
+    if (this.core.session === null) return;
+    this.share(Date.now(), true);
+    this.check();
+  }
+
+  /** Another tab's input or "stay". */
+  onMessage(record: IdleRecord, stay: boolean): void {
+    if (record.session !== this.core.session) return;
+    this.remember(record.at);
+    // Input elsewhere does not end this tab's warning; "stay" does.
+    if (stay || this.store.snapshot.status === 'active') this.check();
+  }
+
+  private update(): void {
+    const session = this.core.session;
+    if (this.core.snapshot.status !== 'authenticated' || session === null) {
+      this.timer.cancel();
+      this.last = null;
+      this.store.set('active', null);
+      return;
+    }
+    if (this.last?.session === session) return;
+    // A session this tab has not timed yet: the shared record's input, or a fresh start now (a new
+    // sign-in counts as input).
+    const stored = this.readShared();
+    if (stored?.session === session) this.last = stored;
+    else this.share(Date.now(), false);
+    this.check();
+  }
+
+  private input(): void {
+    if (this.last === null || this.store.snapshot.status === 'warning') return;
+    const now = Date.now();
+    this.last = { session: this.last.session, at: now };
+    if (now - this.shared >= shareEvery) {
+      this.share(now, false);
+    } else {
+      this.pendingShare ??= setTimeout(
+        () => this.last !== null && this.share(this.last.at, false),
+        this.shared + shareEvery - now,
+      );
+    }
+  }
+
+  private share(at: number, stay: boolean): void {
+    const session = this.core.session;
+    if (session === null) return;
+    clearTimeout(this.pendingShare);
+    this.pendingShare = undefined;
+    this.shared = Date.now();
+    this.remember(at);
+    this.writeShared({ session, at });
+    this.core.tabs?.post({ type: 'idle', session, at, stay });
+  }
+
+  private remember(at: number): void {
+    const session = this.core.session;
+    if (session !== null && (this.last?.session !== session || at > this.last.at)) {
+      this.last = { session, at };
+    }
+  }
+
+  /** Where the clock stands now: active until the warning, the warning until the end, the end. */
+  private check(): void {
+    const last = this.last;
+    if (last === null || this.core.stopped) return;
+    // A tab that missed messages (frozen, asleep) reads the other tabs' input here.
+    const stored = this.readShared();
+    if (stored?.session === last.session) this.remember(stored.at);
+    const deadline = (this.last as IdleRecord).at + this.idle.timeout;
+    const warnAt = deadline - this.idle.warning;
+    const now = Date.now();
+    if (now >= deadline) {
+      void this.end();
+    } else if (now >= warnAt) {
+      this.store.set('warning', deadline);
+      this.timer.schedule(deadline, () => this.check());
+    } else {
+      this.store.set('active', deadline);
+      this.timer.schedule(warnAt, () => this.check());
+    }
+  }
+
+  private async end(): Promise<void> {
+    this.timer.cancel();
+    const session = this.core.session;
+    if (session === null || this.core.snapshot.status !== 'authenticated') return;
+    const { authority, client_id } = this.core.config.oidc;
+    // Every tab reaches the end at once: the first to mark the session ended signs out at the
+    // provider; the others follow its message (reason `idle`), or, having missed it, sign out here.
+    const first = await withLock(
+      `oidc-kit:idle:${authority}:${client_id}`,
+      async () => {
+        const stored = this.readShared();
+        if (stored?.session === session && stored.ended === true) return false;
+        this.writeShared({ session, at: this.last?.at ?? Date.now(), ended: true });
+        return true;
+      },
+      this.core.environment.locks,
+    );
+    if (this.core.session !== session) return;
+    await this.core.parts.signOut.signOut(
+      first ? { reason: 'idle' } : { reason: 'idle', redirect: false },
+    );
+  }
+
+  private key(): string {
+    const { authority, client_id } = this.core.config.oidc;
+    return `oidc-kit:idle:${authority}:${client_id}`;
+  }
+
+  private sharedStorage(): Storage | null {
+    return this.core.records().storage;
+  }
+
+  private writeShared(record: IdleRecord): void {
+    this.sharedStorage()?.setItem(this.key(), JSON.stringify(record));
+  }
+
+  private readShared(): IdleRecord | null {
+    try {
+      const value = JSON.parse(this.sharedStorage()?.getItem(this.key()) ?? 'null') as unknown;
+      const record = value as Partial<IdleRecord> | null;
+      return typeof record?.session === 'string' && typeof record.at === 'number'
+        ? (record as IdleRecord)
+        : null;
+    } catch {
+      return null;
+    }
+  }
+}
