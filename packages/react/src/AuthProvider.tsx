@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { AuthClient } from './core/AuthClient';
 import type { AuthClientConfig, AuthClientEnvironment } from './core/AuthClient';
 import { createAuthSnapshot } from './core/authState';
+import { inactiveIdle } from './core/idleStore';
 import type { AuthError } from './core/errors';
 import { isAuthError } from './core/errors';
 import { AuthContext } from './authContext';
@@ -53,6 +54,11 @@ function failedClient(error: AuthError): AuthContextValue {
     readRoles: () => [],
     // No token to send: the plain fetch.
     fetch: (input, init) => globalThis.fetch(input, init),
+    idle: {
+      getSnapshot: () => inactiveIdle,
+      subscribe: () => () => undefined,
+      stay: () => undefined,
+    },
   };
 }
 

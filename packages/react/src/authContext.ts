@@ -1,7 +1,7 @@
 import { createContext } from 'react';
 import type { User } from 'oidc-client-ts';
 import type { AuthFetch } from './core/authFetch';
-import type { SignInOptions, SignOutOptions } from './core/AuthClient';
+import type { IdleControl, SignInOptions, SignOutOptions } from './core/AuthClient';
 import type { AuthSnapshot } from './core/authState';
 
 /**
@@ -26,6 +26,8 @@ export interface AuthContextValue {
   /** The user's roles, read with the configured role reader. */
   readRoles(user: User): string[];
   readonly fetch: AuthFetch;
+  /** Idle sign-out: its state (changes at the warning and the end only) and "stay signed in". */
+  readonly idle: IdleControl;
 }
 
 /** The React context that carries the auth client. Exported for the test kit and routers. */

@@ -13,6 +13,8 @@ export { useAccessToken } from './hooks/useAccessToken';
 export { useAuthFetch } from './hooks/useAuthFetch';
 export { useSessionExpiry } from './hooks/useSessionExpiry';
 export type { SessionExpiry } from './hooks/useSessionExpiry';
+export { useIdle } from './hooks/useIdle';
+export type { IdleState } from './hooks/useIdle';
 export { useAccess } from './hooks/useAccess';
 export type { Access } from './hooks/useAccess';
 
@@ -31,6 +33,8 @@ export { SignOutButton } from './components/SignOutButton';
 export type { SignOutButtonProps } from './components/SignOutButton';
 export { SignedIn } from './components/SignedIn';
 export { SignedOut } from './components/SignedOut';
+export { IdleWarning } from './components/IdleWarning';
+export type { IdleWarningProps } from './components/IdleWarning';
 export { Authorized } from './components/Authorized';
 export type { AuthorizedProps } from './components/Authorized';
 
@@ -38,9 +42,12 @@ export { AuthClient } from './core/AuthClient';
 export type {
   AuthClientConfig,
   AuthClientEnvironment,
+  IdleControl,
   SignInOptions,
   SignOutOptions,
 } from './core/AuthClient';
+export type { IdleSnapshot } from './core/idleStore';
+export type { IdleOptions } from './core/idleConfig';
 export type { AuthSnapshot, AuthStatus, SignOutReason } from './core/authState';
 export { createAuthFetch } from './core/authFetch';
 export type { AuthFetch, TokenSource } from './core/authFetch';

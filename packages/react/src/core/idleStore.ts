@@ -8,11 +8,12 @@ export interface IdleSnapshot {
   readonly deadline: number | null;
 }
 
-const inactive: IdleSnapshot = Object.freeze({ status: 'active', deadline: null });
+/** Idle sign-out off, or nobody signed in. */
+export const inactiveIdle: IdleSnapshot = Object.freeze({ status: 'active', deadline: null });
 
 /** The idle state and its subscribers, beside the auth state (see `StateStore`). */
 export class IdleStore {
-  snapshot: IdleSnapshot = inactive;
+  snapshot: IdleSnapshot = inactiveIdle;
 
   readonly listeners = new Set<() => void>();
 

@@ -4,6 +4,7 @@ import type {
   AuthContextValue,
   AuthSnapshot,
   AuthStatus,
+  IdleSnapshot,
   SignInOptions,
   SignOutReason,
   SignOutOptions,
@@ -44,6 +45,8 @@ export interface MockAuthOptions {
   fetch?: typeof fetch;
   /** Origins the mock's fetch sends the token to. Default: the page's origin. */
   apiOrigins?: readonly string[];
+  /** Shows idle sign-out's warning, this many milliseconds before the end (for `useIdle`). */
+  idleWarning?: number;
 }
 
 /** A stand-in for the auth client, for tests and stories: spied actions and a settable state. */
@@ -55,6 +58,10 @@ export interface MockAuthClient extends AuthContextValue {
   readonly renew: Spy<[], Promise<User | null>>;
   readonly getAccessToken: Spy<[], Promise<string | null>>;
   readonly dismissError: Spy<[], void>;
+  /** `idle.stay`: ends the warning, as in the real client. */
+  readonly stayActive: Spy<[], void>;
+  /** Shows idle sign-out's warning, `remaining` ms before the end, or (null) ends it. */
+  setIdleWarning(remaining: number | null): void;
   /** Moves the mock to another state, as the real client would; subscribers re-render. */
   set(next: {
     state?: AuthStatus;
@@ -134,6 +141,17 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
   };
 
   const getAccessToken = spy(async () => snapshot.user?.access_token ?? null);
+  let idleSnapshot: IdleSnapshot = { status: 'active', deadline: null };
+  const idleListeners = new Set<() => void>();
+  const setIdleWarning = (remaining: number | null) => {
+    idleSnapshot =
+      remaining === null
+        ? { status: 'active', deadline: null }
+        : { status: 'warning', deadline: Date.now() + remaining };
+    for (const listener of [...idleListeners]) listener();
+  };
+  if (options.idleWarning !== undefined) setIdleWarning(options.idleWarning);
+  const stayActive = spy(() => setIdleWarning(null));
   const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
   return {
     start: spy(async () => undefined),
@@ -161,6 +179,16 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
       options.apiOrigins ?? (origin === undefined ? [] : [origin]),
       options.fetch,
     ),
+    idle: {
+      getSnapshot: () => idleSnapshot,
+      subscribe: (listener) => {
+        idleListeners.add(listener);
+        return () => idleListeners.delete(listener);
+      },
+      stay: stayActive,
+    },
+    stayActive,
+    setIdleWarning,
     set,
   };
 }

@@ -1,0 +1,90 @@
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, test } from 'vitest';
+import { MockAuthProvider, createMockAuthClient, createTestUser } from '../testing';
+import { IdleWarning } from './IdleWarning';
+
+function page(idleWarning?: number) {
+  const auth = createMockAuthClient({ user: createTestUser(), idleWarning });
+  render(
+    <MockAuthProvider client={auth}>
+      <button type="button">Save the order</button>
+      <IdleWarning />
+    </MockAuthProvider>,
+  );
+  return auth;
+}
+
+describe('IdleWarning', () => {
+  test('renders nothing while the user is active', () => {
+    page();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+
+  test('a labelled, described alertdialog with the time left and the two ways forward', () => {
+    page(90_000);
+    const dialog = screen.getByRole('alertdialog', { name: 'Are you still there?' });
+    expect(dialog.getAttribute('aria-modal')).toBe('true');
+    const describedBy = document.getElementById(dialog.getAttribute('aria-describedby') ?? '');
+    expect(describedBy?.textContent).toMatch(/signed out in 1:(29|30)\./);
+    expect(screen.getByRole('button', { name: 'Stay signed in' })).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Sign out' })).toBeDefined();
+  });
+
+  test('focus moves in, stays in (Tab and Shift+Tab cycle), and returns where it was', async () => {
+    const auth = createMockAuthClient({ user: createTestUser() });
+    render(
+      <MockAuthProvider client={auth}>
+        <button type="button">Save the order</button>
+        <IdleWarning />
+      </MockAuthProvider>,
+    );
+    screen.getByRole('button', { name: 'Save the order' }).focus();
+    act(() => auth.setIdleWarning(60_000));
+    const stay = screen.getByRole('button', { name: 'Stay signed in' });
+    const signOut = screen.getByRole('button', { name: 'Sign out' });
+    expect(document.activeElement).toBe(stay);
+    await userEvent.tab();
+    expect(document.activeElement).toBe(signOut);
+    await userEvent.tab();
+    expect(document.activeElement).toBe(stay);
+    await userEvent.tab({ shift: true });
+    expect(document.activeElement).toBe(signOut);
+    act(() => auth.setIdleWarning(null));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Save the order' }));
+  });
+
+  test('Escape and "Stay signed in" stay; "Sign out" signs out', async () => {
+    const auth = page(60_000);
+    await userEvent.keyboard('{Escape}');
+    expect(auth.stayActive.calls).toHaveLength(1);
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    act(() => auth.setIdleWarning(60_000));
+    await userEvent.click(screen.getByRole('button', { name: 'Stay signed in' }));
+    expect(auth.stayActive.calls).toHaveLength(2);
+    act(() => auth.setIdleWarning(60_000));
+    await userEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    expect(auth.signOut.calls).toHaveLength(1);
+  });
+
+  test('every text can be replaced', () => {
+    const auth = createMockAuthClient({ user: createTestUser(), idleWarning: 30_000 });
+    render(
+      <MockAuthProvider client={auth}>
+        <IdleWarning
+          title="Toujours là ?"
+          stayLabel="Rester connecté"
+          signOutLabel="Se déconnecter"
+        >
+          {(time) => `Déconnexion dans ${time}.`}
+        </IdleWarning>
+      </MockAuthProvider>,
+    );
+    expect(screen.getByRole('alertdialog', { name: 'Toujours là ?' }).textContent).toMatch(
+      /Déconnexion dans 0:(29|30)\./,
+    );
+    expect(screen.getByRole('button', { name: 'Rester connecté' })).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Se déconnecter' })).toBeDefined();
+  });
+});

@@ -1,0 +1,152 @@
+import { useEffect, useId, useRef } from 'react';
+import type { CSSProperties, KeyboardEvent, ReactNode } from 'react';
+import { useAuthActions } from '../hooks/useAuthActions';
+import { useIdle } from '../hooks/useIdle';
+
+/** Props of {@link IdleWarning}: every text replaceable; `className` replaces the default look. */
+export interface IdleWarningProps {
+  /** The dialog's title. Default "Are you still there?". */
+  title?: ReactNode;
+  /** The dialog's text, given the time left as "m:ss". Default: "For your security, you will be signed out in {time}.". */
+  children?: (time: string) => ReactNode;
+  /** Default "Stay signed in". */
+  stayLabel?: ReactNode;
+  /** Default "Sign out". */
+  signOutLabel?: ReactNode;
+  /** Classes for the dialog; when set, the default inline look is left out. */
+  className?: string;
+  /** Classes for the backdrop; when set, its default inline look is left out. */
+  backdropClassName?: string;
+}
+
+const backdropLook: CSSProperties = {
+  position: 'fixed',
+  inset: 0,
+  display: 'grid',
+  placeItems: 'center',
+  background: 'rgb(0 0 0 / 0.45)',
+  zIndex: 1000,
+};
+
+const dialogLook: CSSProperties = {
+  maxWidth: '26rem',
+  margin: '1rem',
+  padding: '1.25rem 1.5rem',
+  borderRadius: '0.75rem',
+  background: '#fff',
+  color: '#1b2330',
+  boxShadow: '0 10px 30px rgb(0 0 0 / 0.25)',
+};
+
+/** "m:ss" of a number of milliseconds (`useIdle` counts to the second, rounding up). */
+function clock(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+const defaultText = (time: string) => `For your security, you will be signed out in ${time}.`;
+
+/**
+ * Idle sign-out's warning (`idle` in the config): a modal `alertdialog` with a countdown, "Stay
+ * signed in" (also Escape) and "Sign out". It shows in every tab at once and closes in every tab
+ * when one stays; focus moves into it, stays in it, and returns where it was. Renders nothing
+ * otherwise. Place it once, inside `AuthProvider`.
+ *
+ * @example
+ * <AuthProvider config={{ ...config, idle: { timeout: 15 * 60_000 } }}>
+ *   <IdleWarning />
+ *   <App />
+ * </AuthProvider>
+ */
+export function IdleWarning(props: IdleWarningProps): ReactNode {
+  const { status, remaining, stay } = useIdle();
+  return status === 'warning' ? <IdleDialog {...props} remaining={remaining} stay={stay} /> : null;
+}
+
+function IdleDialog({
+  title = 'Are you still there?',
+  children = defaultText,
+  stayLabel = 'Stay signed in',
+  signOutLabel = 'Sign out',
+  className,
+  backdropClassName,
+  remaining,
+  stay,
+}: IdleWarningProps & { remaining: number; stay: () => void }) {
+  const { signOut } = useAuthActions();
+  const titleId = useId();
+  const textId = useId();
+  const dialog = useRef<HTMLDivElement>(null);
+  const stayButton = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    // Focus into the dialog, and back where it was when it closes.
+    const before = document.activeElement as HTMLElement | null;
+    stayButton.current?.focus();
+    return () => before?.focus?.();
+  }, []);
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      stay();
+      return;
+    }
+    if (event.key !== 'Tab') return;
+    // Focus stays inside: from the last control to the first, and back.
+    const controls = Array.from(dialog.current?.querySelectorAll('button') ?? []);
+    const first = controls[0];
+    const last = controls[controls.length - 1];
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last?.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first?.focus();
+    }
+  };
+
+  // Announced politely every 15 s (and in the last 10 s), not every second.
+  const seconds = Math.floor(remaining / 1000);
+  const announced = seconds <= 10 ? seconds : Math.ceil(seconds / 15) * 15;
+
+  return (
+    <div className={backdropClassName} style={backdropClassName ? undefined : backdropLook}>
+      <div
+        ref={dialog}
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={textId}
+        className={className}
+        style={className ? undefined : dialogLook}
+        onKeyDown={onKeyDown}
+      >
+        <p id={titleId}>
+          <strong>{title}</strong>
+        </p>
+        <p id={textId} aria-hidden="true">
+          {children(clock(remaining))}
+        </p>
+        <p aria-live="polite" style={visuallyHidden}>
+          {children(clock(announced * 1000))}
+        </p>
+        <button ref={stayButton} type="button" onClick={stay}>
+          {stayLabel}
+        </button>{' '}
+        <button type="button" onClick={() => void signOut()}>
+          {signOutLabel}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+const visuallyHidden: CSSProperties = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+};

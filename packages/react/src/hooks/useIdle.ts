@@ -1,0 +1,51 @@
+import { useCallback, useSyncExternalStore } from 'react';
+import { useAuthClient } from './useAuthClient';
+
+/** What {@link useIdle} returns. */
+export interface IdleState {
+  /** `warning` from the warning until the end (or `stay()`), else `active`. */
+  status: 'active' | 'warning';
+  /**
+   * During the warning, milliseconds until the sign-out (to the second). `Infinity` otherwise:
+   * while active, the end moves with every input.
+   */
+  remaining: number;
+  /** Keeps the session, in every tab, and closes the warning everywhere. */
+  stay(): void;
+}
+
+const currentSecond = () => Math.floor(Date.now() / 1000) * 1000;
+const noClock = () => 0;
+
+/**
+ * Idle sign-out (`idle` in the config), for a warning of your own: re-renders when the warning
+ * shows and ends, and every second while it shows. Inert (`active`) when `idle` is off.
+ *
+ * @example
+ * const { status, remaining, stay } = useIdle();
+ * if (status === 'warning') return <p>Signing out in {Math.ceil(remaining / 1000)} s <button onClick={stay}>Stay</button></p>;
+ */
+export function useIdle(): IdleState {
+  const { idle } = useAuthClient('useIdle');
+  const { status, deadline } = useSyncExternalStore(
+    idle.subscribe,
+    idle.getSnapshot,
+    idle.getSnapshot,
+  );
+  const ticking = status === 'warning';
+  const subscribe = useCallback(
+    (tick: () => void) => {
+      if (!ticking) return () => undefined;
+      const timer = setInterval(tick, 1000);
+      return () => clearInterval(timer);
+    },
+    [ticking],
+  );
+  // The clock, to the second, during the warning only.
+  const now = useSyncExternalStore(subscribe, ticking ? currentSecond : noClock, noClock);
+  return {
+    status,
+    remaining: ticking && deadline !== null ? Math.max(0, deadline - now) : Infinity,
+    stay: idle.stay,
+  };
+}
