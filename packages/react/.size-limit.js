@@ -1,0 +1,110 @@
+// Size budgets (`npm run size`). The idle sign-out clock is a chunk of its own that a page loads
+// only when \`idle\` is configured: the entries below leave it out (an app without idle never
+// downloads it), and the last entry holds it to its own budget.
+
+/** Marks the idle clock's chunk external, as the app's bundler leaves it out until it is needed. */
+const idleChunkApart = (config) => ({
+  ...config,
+  plugins: [
+    ...(config.plugins ?? []),
+    {
+      name: 'idle-chunk-apart',
+      setup(build) {
+        build.onResolve({ filter: /IdleClock-[\w-]+\.js$/ }, (args) => ({
+          path: args.path,
+          external: true,
+        }));
+      },
+    },
+  ],
+});
+
+const entries = [
+  {
+    name: '@oidc-kit/react typical entry (AuthProvider, useAuth, SignInButton, RequireAuth), oidc-client-ts external',
+    path: 'dist/index.js',
+    import: '{ AuthProvider, useAuth, SignInButton, RequireAuth }',
+    ignore: ['react', 'react-dom', 'oidc-client-ts', 'jwt-decode', 'react-router', 'jose'],
+    gzip: true,
+    limit: '12.75 kB',
+  },
+  {
+    name: '@oidc-kit/react (everything, oidc-client-ts external)',
+    path: 'dist/index.js',
+    import: '*',
+    ignore: ['react', 'react-dom', 'oidc-client-ts', 'jwt-decode', 'react-router', 'jose'],
+    gzip: true,
+    limit: '14.6 kB',
+  },
+  {
+    name: '@oidc-kit/react typical entry (AuthProvider, useAuth, SignInButton, RequireAuth), oidc-client-ts bundled',
+    import: {
+      'dist/index.js': '{ AuthProvider, useAuth, SignInButton, RequireAuth }',
+      '../../node_modules/oidc-client-ts/dist/esm/oidc-client-ts.js':
+        '{ InMemoryWebStorage, OidcClient, User, UserManager, WebStorageStateStore }',
+    },
+    ignore: ['react', 'react-dom', 'react-router', 'jose'],
+    gzip: true,
+    limit: '29.7 kB',
+  },
+  {
+    name: '@oidc-kit/react (everything, oidc-client-ts bundled)',
+    import: {
+      'dist/index.js': '*',
+      '../../node_modules/oidc-client-ts/dist/esm/oidc-client-ts.js':
+        '{ InMemoryWebStorage, OidcClient, User, UserManager, WebStorageStateStore }',
+    },
+    ignore: ['react', 'react-dom', 'react-router', 'jose'],
+    gzip: true,
+    limit: '31.5 kB',
+  },
+  {
+    name: '@oidc-kit/react/testing',
+    path: 'dist/testing/index.js',
+    import: '*',
+    ignore: [
+      '@oidc-kit/react',
+      'react',
+      'react-dom',
+      'oidc-client-ts',
+      'jwt-decode',
+      'react-router',
+    ],
+    gzip: true,
+    limit: '1.55 kB',
+  },
+  {
+    name: '@oidc-kit/react/react-router',
+    path: 'dist/react-router/index.js',
+    import: '*',
+    ignore: [
+      '@oidc-kit/react',
+      'react',
+      'react-dom',
+      'oidc-client-ts',
+      'jwt-decode',
+      'react-router',
+    ],
+    gzip: true,
+    limit: '1.2 kB',
+  },
+  {
+    name: '@oidc-kit/react/verify-signature (jose external)',
+    path: 'dist/verify-signature/index.js',
+    import: '*',
+    ignore: ['@oidc-kit/react', 'jose'],
+    gzip: true,
+    limit: '400 B',
+  },
+];
+
+export default [
+  ...entries.map((entry) => ({ ...entry, modifyEsbuildConfig: idleChunkApart })),
+  {
+    name: '@oidc-kit/react idle sign-out clock (a chunk loaded only when idle is set)',
+    path: 'dist/IdleClock-*.js',
+    ignore: ['react', 'react-dom', 'oidc-client-ts', 'jwt-decode', 'react-router', 'jose'],
+    gzip: true,
+    limit: '1.3 kB',
+  },
+];
