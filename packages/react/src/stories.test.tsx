@@ -18,6 +18,7 @@ test('every component has stories', () => {
   expect(titles.sort()).toEqual([
     'Components/Authorized',
     'Components/Default views',
+    'Components/IdleWarning',
     'Components/RequireAuth',
     'Components/SignInButton',
     'Components/SignOutButton',

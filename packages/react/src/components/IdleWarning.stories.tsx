@@ -1,0 +1,48 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { createTestUser, withMockAuth } from '@oidc-kit/react/testing';
+import { IdleWarning } from './IdleWarning';
+
+/** A page behind the warning: the dialog covers it, and focus stays in the dialog. */
+function Page(props: React.ComponentProps<typeof IdleWarning>) {
+  return (
+    <main>
+      <h1>Orders</h1>
+      <p>Idle sign-out shows its warning over whatever page is open, in every tab at once.</p>
+      <button type="button">Save the order</button>
+      <IdleWarning {...props} />
+    </main>
+  );
+}
+
+const meta = {
+  title: 'Components/IdleWarning',
+  component: Page,
+} satisfies Meta<typeof Page>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const user = createTestUser({ name: 'Alice Liddell' });
+
+export const Active: Story = {
+  name: 'Active (renders nothing)',
+  decorators: [withMockAuth({ user })],
+};
+export const Warning: Story = {
+  name: 'Warning, 90 seconds left',
+  decorators: [withMockAuth({ user, idleWarning: 90_000 })],
+};
+export const LastSeconds: Story = {
+  name: 'Warning, last seconds',
+  decorators: [withMockAuth({ user, idleWarning: 8_000 })],
+};
+export const Translated: Story = {
+  name: 'Every text replaced (French)',
+  args: {
+    title: 'Toujours là ?',
+    stayLabel: 'Rester connecté',
+    signOutLabel: 'Se déconnecter',
+    children: (time: string) => `Pour votre sécurité, vous serez déconnecté dans ${time}.`,
+  },
+  decorators: [withMockAuth({ user, idleWarning: 60_000 })],
+};
