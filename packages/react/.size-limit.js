@@ -98,6 +98,8 @@ const entries = [
   },
 ];
 
+// size-limit reads its config from the default export.
+// eslint-disable-next-line no-restricted-syntax
 export default [
   ...entries.map((entry) => ({ ...entry, modifyEsbuildConfig: idleChunkApart })),
   {
