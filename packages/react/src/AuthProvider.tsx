@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { AuthClient } from './core/AuthClient';
 import type { AuthClientConfig, AuthClientEnvironment } from './core/AuthClient';
 import { createAuthSnapshot } from './core/authState';
-import { inactiveIdle } from './core/idleStore';
+import { inactiveIdle } from './core/idleSnapshot';
 import type { AuthError } from './core/errors';
 import { isAuthError } from './core/errors';
 import { AuthContext } from './authContext';
@@ -41,11 +41,12 @@ export type AuthProviderProps = {
 function failedClient(error: AuthError): AuthContextValue {
   const snapshot = createAuthSnapshot('error', null, error);
   const refuse = () => Promise.reject(error);
+  const subscribe = () => () => undefined;
   return {
     start: async () => undefined,
     stop: () => undefined,
     getSnapshot: () => snapshot,
-    subscribe: () => () => undefined,
+    subscribe,
     signIn: refuse,
     signOut: refuse,
     renew: refuse,
@@ -56,7 +57,7 @@ function failedClient(error: AuthError): AuthContextValue {
     fetch: (input, init) => globalThis.fetch(input, init),
     idle: {
       getSnapshot: () => inactiveIdle,
-      subscribe: () => () => undefined,
+      subscribe,
       stay: () => undefined,
     },
   };

@@ -46,7 +46,7 @@ export type {
   SignInOptions,
   SignOutOptions,
 } from './core/AuthClient';
-export type { IdleSnapshot } from './core/idleStore';
+export type { IdleSnapshot } from './core/idleSnapshot';
 export type { IdleOptions } from './core/idleConfig';
 export type { AuthSnapshot, AuthStatus, SignOutReason } from './core/authState';
 export { createAuthFetch } from './core/authFetch';

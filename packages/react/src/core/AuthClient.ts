@@ -8,8 +8,8 @@ import { isAuthError } from './errors';
 import { loadEngine, loadedEngine } from './loadEngine';
 import type { SessionCore, Users } from './SessionCore';
 import { StateStore } from './stateStore';
-import { IdleStore } from './idleStore';
-import type { IdleSnapshot } from './idleStore';
+import { inactiveIdle } from './idleSnapshot';
+import type { IdleSnapshot } from './idleSnapshot';
 import type { AuthClientEnvironment, SignInOptions, SignOutOptions } from './clientOptions';
 
 export type { AuthClientEnvironment, SignInOptions, SignOutOptions } from './clientOptions';
@@ -23,8 +23,6 @@ export interface IdleControl {
 
 /** An `AuthConfig`, or oidc-kit's options around a `UserManager` you built. */
 export type AuthClientConfig = AuthConfig | (AuthOptions & { userManager: UserManager });
-
-const callbacksInFlight = new Map<string, { owner: AuthClient; run: Promise<void> }>();
 
 /**
  * The auth engine: owns one oidc-client-ts `UserManager` and the session state. Read it with
@@ -44,7 +42,6 @@ export class AuthClient {
   readonly fetch: AuthFetch;
 
   private readonly stateStore = new StateStore();
-  private readonly idleStore = new IdleStore();
   private readonly environment: AuthClientEnvironment;
   private readonly users: Users;
   private core: SessionCore | undefined;
@@ -91,12 +88,7 @@ export class AuthClient {
   getSnapshot = (): AuthSnapshot => this.stateStore.snapshot;
 
   /** Calls `listener` after every change; returns the unsubscribe function. */
-  subscribe = (listener: () => void): (() => void) => {
-    this.stateStore.listeners.add(listener);
-    return () => {
-      this.stateStore.listeners.delete(listener);
-    };
-  };
+  subscribe: (listener: () => void) => () => void = this.stateStore.subscribe;
 
   /**
    * Idle sign-out (`idle` in the config): where it stands (`warning` with the `deadline` before
@@ -104,13 +96,9 @@ export class AuthClient {
    * `idle` is off or nobody is signed in.
    */
   readonly idle: IdleControl = {
-    getSnapshot: () => this.idleStore.snapshot,
-    subscribe: (listener) => {
-      this.idleStore.listeners.add(listener);
-      return () => {
-        this.idleStore.listeners.delete(listener);
-      };
-    },
+    getSnapshot: () => this.core?.idleClock?.snapshot ?? inactiveIdle,
+    // One subscriber list for the client: each reader's snapshot says whether its part changed.
+    subscribe: this.subscribe,
     stay: () => this.core?.idleClock?.stay(),
   };
 
@@ -193,20 +181,7 @@ export class AuthClient {
    * often it is called: later calls get the first call's promise.
    */
   handleCallback(url: string = globalThis.location.href): Promise<void> {
-    const key = `${this.config.oidc.client_id}\n${url}`;
-    const inFlight = callbacksInFlight.get(key);
-    if (inFlight === undefined) {
-      // Once settled, the address no longer holds the callback, so nothing asks again for it.
-      const run = this.act((core) => core.parts.callback.processCallback(url)).finally(() =>
-        callbacksInFlight.delete(key),
-      );
-      callbacksInFlight.set(key, { owner: this, run });
-      return run;
-    }
-    // Another client (a second provider) processes this callback: follow its result.
-    return inFlight.owner === this
-      ? inFlight.run
-      : inFlight.run.then(() => this.withCore((core) => core.tabSession.restore()));
+    return this.act((core) => core.parts.callback.handleCallback(url));
   }
 
   /** Forgets the last error: `error` goes to `unauthenticated`, other states keep their status. */
@@ -245,7 +220,6 @@ export class AuthClient {
         this.environment,
         this.stateStore,
         this.users,
-        this.idleStore,
       );
     }
     return this.core;

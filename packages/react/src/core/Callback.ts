@@ -22,12 +22,33 @@ function defaultNavigate(path: string): void {
   dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
 }
 
+/** Callbacks under way in this page, by client id and URL (see `Callback.handleCallback`). */
+const callbacksInFlight = new Map<string, { owner: SessionCore; run: Promise<void> }>();
+
 /**
  * The redirect callback: the address cleaned before the code is exchanged, the `iss` checked, the
  * user landed on the path they asked for; a failure keeps the session there is (rule 6).
  */
 export class Callback {
   constructor(private readonly core: SessionCore) {}
+
+  /**
+   * Processes the callback in `url` once per URL, however often it is asked: later calls get the
+   * first call's promise; another client of the same id (a second provider) follows its result.
+   */
+  handleCallback(url: string): Promise<void> {
+    const key = `${this.core.config.oidc.client_id}\n${url}`;
+    const inFlight = callbacksInFlight.get(key);
+    if (inFlight === undefined) {
+      // Once settled, the address no longer holds the callback, so nothing asks again for it.
+      const run = this.processCallback(url).finally(() => callbacksInFlight.delete(key));
+      callbacksInFlight.set(key, { owner: this.core, run });
+      return run;
+    }
+    return inFlight.owner === this.core
+      ? inFlight.run
+      : inFlight.run.then(() => this.core.tabSession.restore());
+  }
 
   async processCallback(url: string): Promise<void> {
     const params = new URL(url).searchParams;

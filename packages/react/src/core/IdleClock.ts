@@ -1,8 +1,7 @@
 import type { ResolvedIdle } from './idleConfig';
-import type { IdleStore } from './idleStore';
+import type { IdleSnapshot } from './idleSnapshot';
 import type { SessionCore } from './SessionCore';
-import { withLock } from './tabSync';
-import { WallClockTimer } from './wallClockTimer';
+import type { WallClockTimer } from './wallClockTimer';
 
 /** User input; renewals, API calls and timers are not activity. */
 const inputEvents = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'scroll', 'touchstart'];
@@ -26,7 +25,8 @@ interface IdleRecord {
  * Loaded in its own chunk, only when `idle` is configured.
  */
 export class IdleClock {
-  private readonly timer = new WallClockTimer(1_000);
+  /** What `useIdle` reads (through `AuthClient.idle`); null while nobody is timed. */
+  snapshot: IdleSnapshot | null = null;
   /** The latest input this tab knows of, its own or another tab's, for `session`. */
   private last: IdleRecord | null = null;
   /** When this tab last shared its input. */
@@ -37,7 +37,8 @@ export class IdleClock {
   constructor(
     private readonly core: SessionCore,
     private readonly idle: ResolvedIdle,
-    private readonly store: IdleStore,
+    /** Short steps (1 s), so a tab that slept past the end signs out soon after it wakes. */
+    private readonly timer: WallClockTimer,
   ) {}
 
   start(): void {
@@ -49,9 +50,7 @@ export class IdleClock {
     }
     target.addEventListener('focus', onInput);
     this.undo.push(() => target.removeEventListener('focus', onInput));
-    const onState = () => this.update();
-    this.core.stateStore.listeners.add(onState);
-    this.undo.push(() => this.core.stateStore.listeners.delete(onState));
+    this.undo.push(this.core.stateStore.subscribe(() => this.update()));
     this.update();
   }
 
@@ -59,7 +58,7 @@ export class IdleClock {
     this.timer.cancel();
     clearTimeout(this.pendingShare);
     for (const undo of this.undo.splice(0)) undo();
-    this.store.set('active', null);
+    this.showIdle(null);
   }
 
   /** "Stay signed in": counts as input even while the warning shows, in every tab. */
@@ -70,11 +69,11 @@ export class IdleClock {
   }
 
   /** Another tab's input or "stay". */
-  onMessage(record: IdleRecord, stay: boolean): void {
+  onIdleMessage(record: IdleRecord, stay: boolean): void {
     if (record.session !== this.core.session) return;
     this.remember(record.at);
     // Input elsewhere does not end this tab's warning; "stay" does.
-    if (stay || this.store.snapshot.status === 'active') this.check();
+    if (stay || this.snapshot?.status !== 'warning') this.check();
   }
 
   private update(): void {
@@ -82,7 +81,7 @@ export class IdleClock {
     if (this.core.snapshot.status !== 'authenticated' || session === null) {
       this.timer.cancel();
       this.last = null;
-      this.store.set('active', null);
+      this.showIdle(null);
       return;
     }
     if (this.last?.session === session) return;
@@ -95,7 +94,7 @@ export class IdleClock {
   }
 
   private input(): void {
-    if (this.last === null || this.store.snapshot.status === 'warning') return;
+    if (this.last === null || this.snapshot?.status === 'warning') return;
     const now = Date.now();
     this.last = { session: this.last.session, at: now };
     if (now - this.shared >= shareEvery) {
@@ -139,40 +138,37 @@ export class IdleClock {
     if (now >= deadline) {
       void this.end();
     } else if (now >= warnAt) {
-      this.store.set('warning', deadline);
+      this.showIdle({ status: 'warning', deadline });
       this.timer.schedule(deadline, () => this.check());
     } else {
-      this.store.set('active', deadline);
+      this.showIdle({ status: 'active', deadline });
       this.timer.schedule(warnAt, () => this.check());
     }
+  }
+
+  private showIdle(next: IdleSnapshot | null): void {
+    const { snapshot } = this;
+    if (snapshot?.status === next?.status && snapshot?.deadline === next?.deadline) return;
+    this.snapshot = next && Object.freeze(next);
+    this.core.stateStore.notify();
   }
 
   private async end(): Promise<void> {
     this.timer.cancel();
     const session = this.core.session;
     if (session === null || this.core.snapshot.status !== 'authenticated') return;
-    const { authority, client_id } = this.core.config.oidc;
     // Every tab reaches the end at once: the first to mark the session ended signs out at the
     // provider; the others follow its message (reason `idle`), or, having missed it, sign out here.
-    const first = await withLock(
-      `oidc-kit:idle:${authority}:${client_id}`,
-      async () => {
-        const stored = this.readShared();
-        if (stored?.session === session && stored.ended === true) return false;
-        this.writeShared({ session, at: this.last?.at ?? Date.now(), ended: true });
-        return true;
-      },
-      this.core.environment.locks,
-    );
+    const first = await this.core.withNamedLock('idle', async () => {
+      const stored = this.readShared();
+      if (stored?.session === session && stored.ended === true) return false;
+      this.writeShared({ session, at: this.last?.at ?? Date.now(), ended: true });
+      return true;
+    });
     if (this.core.session !== session) return;
     await this.core.parts.signOut.signOut(
       first ? { reason: 'idle' } : { reason: 'idle', redirect: false },
     );
-  }
-
-  private key(): string {
-    const { authority, client_id } = this.core.config.oidc;
-    return `oidc-kit:idle:${authority}:${client_id}`;
   }
 
   private sharedStorage(): Storage | null {
@@ -180,12 +176,12 @@ export class IdleClock {
   }
 
   private writeShared(record: IdleRecord): void {
-    this.sharedStorage()?.setItem(this.key(), JSON.stringify(record));
+    this.sharedStorage()?.setItem(this.core.storageKey('idle'), JSON.stringify(record));
   }
 
   private readShared(): IdleRecord | null {
     try {
-      const value = JSON.parse(this.sharedStorage()?.getItem(this.key()) ?? 'null') as unknown;
+      const value = JSON.parse(this.sharedStorage()?.getItem(this.core.storageKey('idle')) ?? 'null') as unknown;
       const record = value as Partial<IdleRecord> | null;
       return typeof record?.session === 'string' && typeof record.at === 'number'
         ? (record as IdleRecord)

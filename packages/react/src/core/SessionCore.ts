@@ -14,10 +14,10 @@ import { Renewal } from './Renewal';
 import { SessionRecords, tokenId } from './sessionRecord';
 import type { StateStore } from './stateStore';
 import type { IdleClock } from './IdleClock';
-import type { IdleStore } from './idleStore';
 import { TabSession } from './TabSession';
 import { withLock } from './tabSync';
 import type { TabSync } from './tabSync';
+import { WallClockTimer } from './wallClockTimer';
 
 /** The user manager and its checked store, which the client creates (see `createUserManager`). */
 export type Users = () => { manager: UserManager; store: CheckedUserStore };
@@ -42,9 +42,7 @@ export class SessionCore {
 
   readonly users: Users;
 
-  /** Idle sign-out's state, which the client holds; the clock runs only when `idle` is set. */
-  readonly idleStore: IdleStore;
-
+  /** Idle sign-out, once its chunk has loaded (only when `idle` is set). */
   idleClock: IdleClock | undefined;
 
   tabs: TabSync | undefined;
@@ -78,13 +76,11 @@ export class SessionCore {
     environment: AuthClientEnvironment,
     stateStore: StateStore,
     users: Users,
-    idleStore: IdleStore,
   ) {
     this.config = config;
     this.environment = environment;
     this.stateStore = stateStore;
     this.users = users;
-    this.idleStore = idleStore;
     this.renewal = new Renewal(this);
     this.tabSession = new TabSession(this);
     this.parts = createParts(this);
@@ -168,9 +164,8 @@ export class SessionCore {
   }
 
   records(): SessionRecords {
-    const { authority, client_id } = this.config.oidc;
     this.sessionRecords ??= new SessionRecords(
-      `oidc-kit:session:${authority}:${client_id}`,
+      this.storageKey('session'),
       this.environment.sharedStorage === undefined
         ? browserStorage('localStorage')
         : this.environment.sharedStorage,
@@ -178,9 +173,15 @@ export class SessionCore {
     return this.sessionRecords;
   }
 
-  withRenewLock<T>(task: () => Promise<T>): Promise<T> {
+  /** This client's name for a `kind` of shared record or lock, apart from other clients'. */
+  storageKey(kind: 'session' | 'renew' | 'idle'): string {
     const { authority, client_id } = this.config.oidc;
-    return withLock(`oidc-kit:renew:${authority}:${client_id}`, task, this.environment.locks);
+    return `oidc-kit:${kind}:${authority}:${client_id}`;
+  }
+
+  /** Runs `task` holding this client's `kind` lock, across tabs (see `withLock`). */
+  withNamedLock<T>(kind: 'renew' | 'idle', task: () => Promise<T>): Promise<T> {
+    return withLock(this.storageKey(kind), task, this.environment.locks);
   }
 
   origin(): string {
@@ -213,7 +214,7 @@ export class SessionCore {
       if (idle !== null) {
         void import('./IdleClock').then(({ IdleClock }) => {
           if (!this.active) return;
-          this.idleClock ??= new IdleClock(this, idle, this.idleStore);
+          this.idleClock ??= new IdleClock(this, idle, new WallClockTimer(1_000));
           this.idleClock.start();
         });
       }

@@ -100,7 +100,7 @@ export class SignIn {
     const session = this.core.incoming as string;
     this.core.incoming = null;
     this.core.session = session;
-    await this.core.withRenewLock(() => this.core.bookSession(session, user));
+    await this.core.withNamedLock('renew', () => this.core.bookSession(session, user));
     this.core.signedIn(user);
     this.core.parts.sharing.announce('signed-in', user);
   }

@@ -45,7 +45,7 @@ export class SignOut {
     }
     // A renewal another tab has under way may write the record back as it ends: remove it again
     // once that renewal has let go of the lock.
-    await this.core.withRenewLock(async () => this.core.records().remove(ended));
+    await this.core.withNamedLock('renew', async () => this.core.records().remove(ended));
     if (options.revokeTokens === true && user !== null) await this.revoke(user);
 
     const endSession = await this.core.userManager.metadataService

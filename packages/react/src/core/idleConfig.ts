@@ -16,15 +16,15 @@ export interface ResolvedIdle {
 
 const defaultWarning = 60_000;
 
-function checkDuration(field: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw configInvalid(
-      field,
-      process.env.NODE_ENV !== 'production' &&
-        `must be a positive number of milliseconds (got ${showValue(value)}), e.g. idle: { timeout: 15 * 60_000 }.`,
-    );
-  }
-  return value;
+const isDuration = (value: unknown): value is number =>
+  typeof value === 'number' && value > 0 && value < Infinity;
+
+function notDuration(field: string, value: unknown) {
+  return configInvalid(
+    field,
+    process.env.NODE_ENV !== 'production' &&
+      `must be a positive number of milliseconds (got ${showValue(value)}), e.g. idle: { timeout: 15 * 60_000, warning: 60_000 }.`,
+  );
 }
 
 /**
@@ -40,13 +40,9 @@ export function resolveIdle(value: unknown): ResolvedIdle | null {
         `must be { timeout, warning? } in milliseconds (got ${showValue(value)}).`,
     );
   }
-  const { timeout, warning } = value as { timeout?: unknown; warning?: unknown };
-  const resolvedTimeout = checkDuration('idle.timeout', timeout);
-  const resolvedWarning =
-    warning === undefined ? defaultWarning : checkDuration('idle.warning', warning);
+  const { timeout, warning = defaultWarning } = value as { timeout?: unknown; warning?: unknown };
+  if (!isDuration(timeout)) throw notDuration('idle.timeout', timeout);
+  if (!isDuration(warning)) throw notDuration('idle.warning', warning);
   // The warning shows before the end, never at or after it.
-  return Object.freeze({
-    timeout: resolvedTimeout,
-    warning: Math.min(resolvedWarning, resolvedTimeout - 1),
-  });
+  return { timeout, warning: Math.min(warning, timeout - 1) };
 }

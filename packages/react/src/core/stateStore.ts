@@ -40,6 +40,19 @@ export class StateStore {
       return;
     }
     this.snapshot = next;
+    this.notify();
+  }
+
+  /** Calls `listener` after every change; returns the unsubscribe function. */
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+
+  /** Tells every subscriber that something they may read changed (the auth or the idle state). */
+  notify(): void {
     for (const listener of [...this.listeners]) listener();
   }
 
