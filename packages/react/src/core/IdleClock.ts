@@ -181,7 +181,9 @@ export class IdleClock {
 
   private readShared(): IdleRecord | null {
     try {
-      const value = JSON.parse(this.sharedStorage()?.getItem(this.core.storageKey('idle')) ?? 'null') as unknown;
+      const value = JSON.parse(
+        this.sharedStorage()?.getItem(this.core.storageKey('idle')) ?? 'null',
+      ) as unknown;
       const record = value as Partial<IdleRecord> | null;
       return typeof record?.session === 'string' && typeof record.at === 'number'
         ? (record as IdleRecord)

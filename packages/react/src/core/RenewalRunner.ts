@@ -25,7 +25,8 @@ export class RenewalRunner {
       // A tab without the refresh token (memory storage) asks the tab that holds it first.
       const followed = await this.renewThroughOtherTab(before, epoch);
       const user =
-        followed ?? (await this.core.withNamedLock('renew', () => this.renewHoldingLock(before, epoch)));
+        followed ??
+        (await this.core.withNamedLock('renew', () => this.renewHoldingLock(before, epoch)));
       this.core.renewal.renewRetries = 0;
       return user;
     } catch (cause) {
