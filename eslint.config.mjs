@@ -7,8 +7,7 @@ export default tseslint.config(
   {
     ignores: [
       '**/dist/**',
-      '**/dist-e2e/**',
-      '**/dist-e2e-memory/**',
+      '**/dist-e2e*/**',
       '**/test-results/**',
       '**/playwright-report/**',
       '**/screenshots/**',

@@ -52,5 +52,17 @@ export default defineConfig({
       },
       timeout: 60_000,
     },
+    {
+      command: `vite build --outDir dist-e2e-idle --emptyOutDir --logLevel warn && vite preview --outDir dist-e2e-idle --port ${e2e.idleAppPort} --strictPort`,
+      url: e2e.idleApp,
+      env: {
+        VITE_OIDC_AUTHORITY: e2e.provider,
+        VITE_OIDC_CLIENT_ID: 'reference-app-e2e-idle',
+        VITE_API_URL: e2e.api,
+        VITE_OIDC_IDLE_TIMEOUT: '12000',
+        VITE_OIDC_IDLE_WARNING: '6000',
+      },
+      timeout: 60_000,
+    },
   ],
 });

@@ -38,6 +38,7 @@ const internalMembers = [
   'pendingShare',
   'writeShared',
   'readShared',
+  'landSignedOut',
   'createUserManager',
   'renewing',
   'renewTimer',

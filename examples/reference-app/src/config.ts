@@ -1,6 +1,6 @@
 import { roleReaders } from '@oidc-kit/react';
 import type { AuthConfig, TokenStorage } from '@oidc-kit/react';
-import { choiceSetting, urlSetting } from './settings';
+import { choiceSetting, idleSetting, urlSetting } from './settings';
 
 // What differs per deployment comes from VITE_* variables (.env.local, see .env.example); the
 // defaults are the local stack `npm run dev` starts. Everything else is edited here.
@@ -31,6 +31,14 @@ export const authConfig: AuthConfig = {
     env.VITE_OIDC_STORAGE,
     ['session', 'local', 'memory'],
     'session',
+  ),
+  // Sign-out after a period without input in any tab, with a warning first (<IdleWarning /> in
+  // the layout). Off unless VITE_OIDC_IDLE_TIMEOUT is set.
+  idle: idleSetting(
+    'VITE_OIDC_IDLE_TIMEOUT',
+    env.VITE_OIDC_IDLE_TIMEOUT,
+    'VITE_OIDC_IDLE_WARNING',
+    env.VITE_OIDC_IDLE_WARNING,
   ),
   // Auth0 issues a JWT access token for an API only when asked for its identifier:
   // extraQueryParams: { audience: 'https://api.example.com' },

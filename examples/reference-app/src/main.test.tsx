@@ -30,6 +30,8 @@ test.each([
   ['VITE_API_URL', 'api.example.com', 'is "api.example.com", not an absolute URL'],
   ['VITE_OIDC_AUTHORITY', 'keycloak', 'is "keycloak", not an absolute URL'],
   ['VITE_OIDC_STORAGE', 'cookies', 'is "cookies"; use one of: session, local, memory.'],
+  ['VITE_OIDC_IDLE_TIMEOUT', '15m', 'is "15m": use a whole number of milliseconds'],
+  ['VITE_OIDC_IDLE_WARNING', '-1', 'is "-1": use a whole number of milliseconds'],
 ])('a malformed %s names the variable and the value', async (name, value, problem) => {
   vi.stubEnv(name, value);
   const alert = await start();
@@ -45,4 +47,13 @@ test('an API address the auth client refuses (http off localhost) names VITE_API
   expect(alert.textContent).toContain(
     'Setting: apiOrigins[0], from VITE_API_URL (see .env.example)',
   );
+});
+
+test('an idle warning without a timeout names both variables', async () => {
+  vi.stubEnv('VITE_OIDC_IDLE_WARNING', '60000');
+  const alert = await start();
+  expect(alert.textContent).toContain(
+    'VITE_OIDC_IDLE_WARNING is set without VITE_OIDC_IDLE_TIMEOUT',
+  );
+  expect(alert.textContent).toContain('Setting: VITE_OIDC_IDLE_WARNING (see .env.example)');
 });

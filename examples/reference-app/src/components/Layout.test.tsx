@@ -27,3 +27,21 @@ test('the header does not re-render when the tokens are renewed', async () => {
   for (let round = 0; round < 3; round += 1) act(() => auth.set({ user: alice() }));
   expect(commits).toBe(before);
 });
+
+test('the idle warning shows over any page, in the app’s look, and Stay keeps the session', async () => {
+  const auth = createMockAuthClient({ user: createTestUser(), idleWarning: 45_000 });
+  const router = createMemoryRouter([
+    { element: <Layout />, children: [{ path: '*', element: <p>Page</p> }] },
+  ]);
+  render(
+    <MockAuthProvider client={auth}>
+      <RouterProvider router={router} />
+    </MockAuthProvider>,
+  );
+  const dialog = await screen.findByRole('alertdialog', { name: 'Are you still there?' });
+  expect(dialog.className).not.toBe('');
+  expect(dialog.textContent).toMatch(/signed out in 0:(44|45)\./);
+  act(() => screen.getByRole('button', { name: 'Stay signed in' }).click());
+  expect(auth.stayActive.calls).toHaveLength(1);
+  expect(screen.queryByRole('alertdialog')).toBeNull();
+});

@@ -1,6 +1,7 @@
 import { NavLink, Outlet } from 'react-router';
 import {
   Authorized,
+  IdleWarning,
   SignInButton,
   SignOutButton,
   SignedIn,
@@ -49,6 +50,13 @@ export function Layout() {
         </div>
       </header>
       <SignInProblem />
+      {/* Shows only when idle sign-out is on (VITE_OIDC_IDLE_TIMEOUT) and the end is near. */}
+      <IdleWarning
+        className={ui.dialog}
+        backdropClassName={ui.backdrop}
+        stayClassName={ui.button}
+        signOutClassName={`${ui.button} ${ui.secondary}`}
+      />
       <main className={layout.main}>
         <NavigationStatus />
         {stale ? <PageLoading /> : <Outlet />}

@@ -8,6 +8,8 @@ const variables: Record<string, string> = {
   authority: 'VITE_OIDC_AUTHORITY',
   client_id: 'VITE_OIDC_CLIENT_ID',
   storage: 'VITE_OIDC_STORAGE',
+  'idle.timeout': 'VITE_OIDC_IDLE_TIMEOUT',
+  'idle.warning': 'VITE_OIDC_IDLE_WARNING',
   'apiOrigins[0]': 'VITE_API_URL',
 };
 

@@ -87,4 +87,33 @@ describe('IdleWarning', () => {
     expect(screen.getByRole('button', { name: 'Rester connecté' })).toBeDefined();
     expect(screen.getByRole('button', { name: 'Se déconnecter' })).toBeDefined();
   });
+
+  test("the app's classes replace the default look, down to each button", () => {
+    const auth = createMockAuthClient({ user: createTestUser(), idleWarning: 30_000 });
+    const { rerender } = render(
+      <MockAuthProvider client={auth}>
+        <IdleWarning />
+      </MockAuthProvider>,
+    );
+    const shipped = screen.getByRole('alertdialog');
+    expect(shipped.getAttribute('style')).toContain('background');
+    expect(shipped.parentElement?.getAttribute('style')).toContain('position: fixed');
+    rerender(
+      <MockAuthProvider client={auth}>
+        <IdleWarning
+          className="dialog"
+          backdropClassName="backdrop"
+          stayClassName="primary"
+          signOutClassName="secondary"
+        />
+      </MockAuthProvider>,
+    );
+    const styled = screen.getByRole('alertdialog');
+    expect(styled.className).toBe('dialog');
+    expect(styled.getAttribute('style') ?? '').toBe('');
+    expect(styled.parentElement?.className).toBe('backdrop');
+    expect(styled.parentElement?.getAttribute('style') ?? '').toBe('');
+    expect(screen.getByRole('button', { name: 'Stay signed in' }).className).toBe('primary');
+    expect(screen.getByRole('button', { name: 'Sign out' }).className).toBe('secondary');
+  });
 });

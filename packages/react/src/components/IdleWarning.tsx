@@ -17,6 +17,10 @@ export interface IdleWarningProps {
   className?: string;
   /** Classes for the backdrop; when set, its default inline look is left out. */
   backdropClassName?: string;
+  /** Classes for the "Stay signed in" button. */
+  stayClassName?: string;
+  /** Classes for the "Sign out" button. */
+  signOutClassName?: string;
 }
 
 const backdropLook: CSSProperties = {
@@ -70,6 +74,8 @@ function IdleDialog({
   signOutLabel = 'Sign out',
   className,
   backdropClassName,
+  stayClassName,
+  signOutClassName,
   remaining,
   stay,
 }: IdleWarningProps & { remaining: number; stay: () => void }) {
@@ -131,10 +137,10 @@ function IdleDialog({
         <p aria-live="polite" style={visuallyHidden}>
           {children(clock(announced * 1000))}
         </p>
-        <button ref={stayButton} type="button" onClick={stay}>
+        <button ref={stayButton} type="button" className={stayClassName} onClick={stay}>
           {stayLabel}
         </button>{' '}
-        <button type="button" onClick={() => void signOut()}>
+        <button type="button" className={signOutClassName} onClick={() => void signOut()}>
           {signOutLabel}
         </button>
       </div>

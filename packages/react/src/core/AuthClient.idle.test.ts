@@ -9,12 +9,14 @@ afterEach(() => {
   harness?.dispose();
 });
 
-const idle = { timeout: 60_000, warning: 20_000 };
+const defaultIdle = { timeout: 60_000, warning: 20_000 };
 
 /** Two signed-in tabs with idle sign-out, each with its own input, on a fake clock. */
-async function twoTabs() {
+async function twoTabs(idle = defaultIdle) {
   harness = createHarness();
   const inputs = [new EventTarget(), new EventTarget()] as const;
+  // Where each tab's app is sent within the app (the signed-out page, after an idle sign-out).
+  const pages: [string[], string[]] = [[], []];
   const firstStorage = newStorage();
   const { client: first } = await harness.signIn(harness.createClient({ config: { idle } }), {
     config: { idle },
@@ -25,13 +27,13 @@ async function twoTabs() {
   const a = harness.createClient({
     storage: firstStorage,
     config: { idle },
-    environment: { inputTarget: inputs[0] },
+    environment: { inputTarget: inputs[0], navigate: (path) => pages[0].push(path) },
   });
   await a.start();
   const b = harness.createClient({
     storage: newStorage(),
     config: { idle },
-    environment: { inputTarget: inputs[1] },
+    environment: { inputTarget: inputs[1], navigate: (path) => pages[1].push(path) },
   });
   await b.start();
   await vi.waitFor(() => {
@@ -42,7 +44,7 @@ async function twoTabs() {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
   a.idle.stay();
   await vi.waitFor(() => expect(b.idle.getSnapshot().deadline).toBe(a.idle.getSnapshot().deadline));
-  return { a, b, inputs };
+  return { a, b, inputs, pages };
 }
 
 const status = (client: AuthClient) => client.idle.getSnapshot().status;
@@ -50,7 +52,7 @@ const input = (target: EventTarget) => target.dispatchEvent(new Event('pointerdo
 
 describe('idle sign-out across tabs', () => {
   test('the warning shows in every tab at the same time; at the end every tab signs out (idle), one at the provider', async () => {
-    const { a, b } = await twoTabs();
+    const { a, b, pages } = await twoTabs();
     await vi.advanceTimersByTimeAsync(39_000);
     expect([status(a), status(b)]).toEqual(['active', 'active']);
     await vi.advanceTimersByTimeAsync(2_000);
@@ -65,6 +67,25 @@ describe('idle sign-out across tabs', () => {
     });
     const logouts = harness.redirects.slice(redirects).filter((url) => url.includes('/logout'));
     expect(logouts).toHaveLength(1);
+    // The tab that followed shows the signed-out page; the other left for the provider's logout.
+    const [leader, follower] =
+      a.getSnapshot().status === 'signing-out' ? [pages[0], pages[1]] : [pages[1], pages[0]];
+    expect(follower).toEqual(['/signed-out']);
+    expect(leader).toEqual([]);
+  });
+
+  test('input shared late (at most one message per 5 s) ends a warning another tab already shows', async () => {
+    // The warning begins 4 s after the last input, sooner than a held-back share may arrive.
+    const { a, b, inputs } = await twoTabs({ timeout: 24_000, warning: 20_000 });
+    await vi.advanceTimersByTimeAsync(1_000);
+    input(inputs[1]); // shared at once
+    await vi.advanceTimersByTimeAsync(3_500);
+    input(inputs[1]); // held back until 5 s after the last share
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect([status(a), status(b)]).toEqual(['warning', 'active']);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect([status(a), status(b)]).toEqual(['active', 'active']);
+    expect(a.idle.getSnapshot().deadline).toBe(b.idle.getSnapshot().deadline);
   });
 
   test('input in one tab keeps both alive; input is shared at most once per few seconds', async () => {

@@ -16,12 +16,6 @@ const authParams = [
   'error_uri',
 ];
 
-function defaultNavigate(path: string): void {
-  history.replaceState(history.state, '', path);
-  // Routers that listen to the history (React Router among them) pick the new location up.
-  dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
-}
-
 /** Callbacks under way in this page, by client id and URL (see `Callback.handleCallback`). */
 const callbacksInFlight = new Map<string, { owner: SessionCore; run: Promise<void> }>();
 
@@ -108,7 +102,7 @@ export class Callback {
         );
       }
     }
-    (this.core.environment.navigate ?? defaultNavigate)(returnTo);
+    this.core.navigate(returnTo);
   }
 
   cleanAddress(url: string): void {

@@ -64,24 +64,30 @@ export class IdleClock {
   /** "Stay signed in": counts as input even while the warning shows, in every tab. */
   stay(): void {
     if (this.core.session === null) return;
-    this.share(Date.now(), true);
+    this.share(Date.now());
     this.check();
   }
 
-  /** Another tab's input or "stay". */
-  onIdleMessage(record: IdleRecord, stay: boolean): void {
+  /**
+   * Another tab's input or "stay". Each tab ignores its own input once it shows the warning, so
+   * what another tab shares it made while active: input shared late (at most one message per 5 s)
+   * moves the end even where the warning already shows, as "stay" does.
+   */
+  onIdleMessage(record: IdleRecord): void {
     if (record.session !== this.core.session) return;
     this.remember(record.at);
-    // Input elsewhere does not end this tab's warning; "stay" does.
-    if (stay || this.snapshot?.status !== 'warning') this.check();
+    this.check();
   }
 
   private update(): void {
     const session = this.core.session;
     if (this.core.snapshot.status !== 'authenticated' || session === null) {
+      const timed = this.last !== null;
       this.timer.cancel();
       this.last = null;
       this.showIdle(null);
+      // Signed out for inactivity by another tab: this one lands on the signed-out page too.
+      if (timed) this.landSignedOut();
       return;
     }
     if (this.last?.session === session) return;
@@ -89,7 +95,7 @@ export class IdleClock {
     // sign-in counts as input).
     const stored = this.readShared();
     if (stored?.session === session) this.last = stored;
-    else this.share(Date.now(), false);
+    else this.share(Date.now());
     this.check();
   }
 
@@ -98,16 +104,16 @@ export class IdleClock {
     const now = Date.now();
     this.last = { session: this.last.session, at: now };
     if (now - this.shared >= shareEvery) {
-      this.share(now, false);
+      this.share(now);
     } else {
       this.pendingShare ??= setTimeout(
-        () => this.last !== null && this.share(this.last.at, false),
+        () => this.last !== null && this.share(this.last.at),
         this.shared + shareEvery - now,
       );
     }
   }
 
-  private share(at: number, stay: boolean): void {
+  private share(at: number): void {
     const session = this.core.session;
     if (session === null) return;
     clearTimeout(this.pendingShare);
@@ -115,7 +121,7 @@ export class IdleClock {
     this.shared = Date.now();
     this.remember(at);
     this.writeShared({ session, at });
-    this.core.tabs?.post({ type: 'idle', session, at, stay });
+    this.core.tabs?.post({ type: 'idle', session, at });
   }
 
   private remember(at: number): void {
@@ -169,6 +175,17 @@ export class IdleClock {
     await this.core.parts.signOut.signOut(
       first ? { reason: 'idle' } : { reason: 'idle', redirect: false },
     );
+    // A tab that did not leave for the provider's logout (it followed, or the provider has none).
+    this.landSignedOut();
+  }
+
+  /** After an idle sign-out, shows the signed-out page (`post_logout_redirect_uri`) in this tab. */
+  private landSignedOut(): void {
+    const { status, signOutReason } = this.core.snapshot;
+    const page = this.core.config.oidc.post_logout_redirect_uri;
+    if (status !== 'unauthenticated' || signOutReason !== 'idle' || page === undefined) return;
+    const url = new URL(page);
+    this.core.navigate(url.pathname + url.search + url.hash);
   }
 
   private sharedStorage(): Storage | null {

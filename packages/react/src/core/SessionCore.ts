@@ -184,6 +184,17 @@ export class SessionCore {
     return withLock(this.storageKey(kind), task, this.environment.locks);
   }
 
+  /** Shows `path` of this app, as the environment says (default: replace the address). */
+  navigate(path: string): void {
+    if (this.environment.navigate !== undefined) {
+      this.environment.navigate(path);
+    } else {
+      history.replaceState(history.state, '', path);
+      // Routers that listen to the history (React Router among them) pick the new location up.
+      dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
+    }
+  }
+
   origin(): string {
     return globalThis.location.origin;
   }

@@ -101,7 +101,7 @@ export class SessionSharing {
         if (message.revoke === true && user !== null) await this.core.parts.signOut.revoke(user);
         return;
       case 'idle':
-        this.core.idleClock?.onIdleMessage(message, message.stay);
+        this.core.idleClock?.onIdleMessage(message);
         return;
       default:
         return;

@@ -23,8 +23,8 @@ export type TabMessage =
       reason: 'signed_out_elsewhere' | 'session_expired' | 'idle';
       revoke?: boolean;
     }
-  /** Input at `at` in a tab of `session` (idle sign-out), or its "stay signed in". */
-  | { type: 'idle'; session: string; at: number; stay: boolean };
+  /** Input (or "stay signed in") at `at` in a tab of `session`, for idle sign-out. */
+  | { type: 'idle'; session: string; at: number };
 
 /** The part of `BroadcastChannel` tab sync uses. */
 export interface ChannelLike {
@@ -60,9 +60,7 @@ function isTabMessage(value: unknown): value is TabMessage {
       );
     case 'idle':
       return (
-        typeof message.session === 'string' &&
-        typeof (message as { at?: unknown }).at === 'number' &&
-        typeof (message as { stay?: unknown }).stay === 'boolean'
+        typeof message.session === 'string' && typeof (message as { at?: unknown }).at === 'number'
       );
     default:
       return false;

@@ -1,0 +1,65 @@
+import { expect, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { e2e } from './stack';
+import { headerSignIn, logIn, snap, userName, watchConsole } from './support';
+
+// The idle build: every tab signs out after 12 s without input in any of them, the warning 6 s
+// before. Its pages here call no API (the API answers the main build's origin only).
+test.use({ baseURL: e2e.idleApp });
+
+const warning = (page: Page) => page.getByRole('alertdialog', { name: 'Are you still there?' });
+
+test('9. idle sign-out across two tabs: the warning in both, Stay in one, input in the other, then both signed out', async ({
+  context,
+}) => {
+  const first = await context.newPage();
+  const second = await context.newPage();
+  const watched = [watchConsole(first), watchConsole(second)];
+  await first.goto('/');
+  await headerSignIn(first).click();
+  await logIn(first, 'alice');
+  await expect(userName(first, 'Alice Liddell')).toBeVisible();
+  await second.goto('/profile');
+  await expect(userName(second, 'Alice Liddell')).toBeVisible();
+
+  // Nobody moves: 6 s after the sign-in the warning shows in both tabs, with a countdown.
+  await expect(warning(first)).toBeVisible({ timeout: 10_000 });
+  await expect(warning(second)).toBeVisible();
+  await expect(warning(second)).toContainText(/signed out in 0:0\d\./);
+  await expect(warning(first).getByRole('button', { name: 'Stay signed in' })).toBeFocused();
+  await snap(first, 'idle-warning');
+
+  // Moving the mouse does not dismiss it; "Stay signed in" in one tab closes it in both.
+  await first.mouse.move(20, 20);
+  await first.mouse.move(240, 180);
+  await first.mouse.wheel(0, 200);
+  await expect(warning(first)).toBeVisible();
+  await warning(second).getByRole('button', { name: 'Stay signed in' }).click();
+  const stayed = Date.now();
+  await expect(warning(second)).toBeHidden();
+  await expect(warning(first)).toBeHidden();
+
+  // Input in the first tab 3 s later keeps both alive past the moment the warning would show.
+  await first.waitForTimeout(3_000);
+  await first.mouse.move(300, 260);
+  await first.keyboard.press('Shift');
+  await first.waitForTimeout(stayed + 6_000 + 1_500 - Date.now());
+  await expect(warning(first)).toBeHidden();
+  await expect(warning(second)).toBeHidden();
+  await expect(userName(second, 'Alice Liddell')).toBeVisible();
+
+  // Then nobody again: the warning, and at the end both tabs sign out for inactivity.
+  await expect(warning(second)).toBeVisible({ timeout: 10_000 });
+  for (const page of [first, second]) {
+    await expect(page).toHaveURL(`${e2e.idleApp}/signed-out`, { timeout: 15_000 });
+    await expect(page.getByText('You were signed out after a period of inactivity.')).toBeVisible();
+    await expect(headerSignIn(page)).toBeVisible();
+  }
+  await snap(second, 'idle-signed-out');
+
+  // The provider's session ended too: signing in again asks for the password.
+  await first.getByRole('button', { name: 'Sign in again' }).click();
+  await expect(first).toHaveURL(new RegExp(`^${e2e.provider}/`));
+  await expect(first.getByLabel('Password')).toBeVisible();
+  expect(watched.flat()).toEqual([]);
+});
