@@ -130,10 +130,43 @@ describe('idle sign-out across tabs', () => {
     expect(a.getSnapshot().status).not.toBe('authenticated');
   });
 
-  test('off when not configured: no deadline, no warning', async () => {
+  test('renewals, API calls and timers are not activity: the warning comes on time', async () => {
+    const { a, b } = await twoTabs();
+    await vi.advanceTimersByTimeAsync(15_000);
+    await a.renew();
+    await a.fetch(`${harness.provider.apiOrigin}/orders`);
+    await vi.advanceTimersByTimeAsync(10_000);
+    await b.renew();
+    expect([status(a), status(b)]).toEqual(['active', 'active']);
+    await vi.advanceTimersByTimeAsync(16_000);
+    expect([status(a), status(b)]).toEqual(['warning', 'warning']);
+  });
+
+  test('inert while nobody is signed in: no deadline, no warning, input changes nothing', async () => {
     harness = createHarness();
-    const { client } = await harness.signIn(harness.createClient());
+    const target = new EventTarget();
+    const client = harness.createClient({
+      config: { idle: defaultIdle },
+      environment: { inputTarget: target },
+    });
+    await client.start();
     await new Promise((resolve) => setTimeout(resolve, 20));
+    input(target);
+    expect(client.getSnapshot().status).toBe('unauthenticated');
     expect(client.idle.getSnapshot()).toEqual({ status: 'active', deadline: null });
+  });
+
+  test('off when not configured: no deadline, no warning, no input listened to', async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    await harness.signIn(harness.createClient(), { storage });
+    const target = new EventTarget();
+    const listen = vi.spyOn(target, 'addEventListener');
+    const client = harness.createClient({ storage, environment: { inputTarget: target } });
+    await client.start();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(client.getSnapshot().status).toBe('authenticated');
+    expect(client.idle.getSnapshot()).toEqual({ status: 'active', deadline: null });
+    expect(listen).not.toHaveBeenCalled();
   });
 });
