@@ -15,6 +15,8 @@ export interface Size {
   gzip: number;
   lazyMin: number;
   lazyGzip: number;
+  /** Of `lazyGzip`, the idle sign-out clock's chunk, which loads only when `idle` is set. */
+  idleClockGzip: number;
   /** What the build imports from oidc-client-ts, when it leaves it external. */
   oidcImports: string[];
 }
@@ -79,7 +81,14 @@ async function measure(entry: string, oidcExternal: boolean): Promise<Size> {
     }
   };
   visit(entryOutput);
-  const size: Size = { min: 0, gzip: 0, lazyMin: 0, lazyGzip: 0, oidcImports: [] };
+  const size: Size = {
+    min: 0,
+    gzip: 0,
+    lazyMin: 0,
+    lazyGzip: 0,
+    idleClockGzip: 0,
+    oidcImports: [],
+  };
   for (const [path, file] of files) {
     if (!path.endsWith('.js')) continue;
     const min = file.contents.byteLength;
@@ -90,6 +99,7 @@ async function measure(entry: string, oidcExternal: boolean): Promise<Size> {
     } else {
       size.lazyMin += min;
       size.lazyGzip += gzip;
+      if (/(^|\/)IdleClock-[\w-]+\.js$/.test(path)) size.idleClockGzip += gzip;
     }
     for (const match of file.text.matchAll(/import\s*\{([^}]*)\}\s*from\s*"oidc-client-ts"/g)) {
       for (const binding of (match[1] ?? '').split(',')) {
@@ -114,6 +124,11 @@ async function measureSizes(): Promise<SizeResults> {
     ),
   };
   const builds: Record<string, Size> = {};
+  // Ours only (react-oidc-context has no idle sign-out): what turning it on adds.
+  builds['oidc-kit typical with idle sign-out, oidc-client-ts external'] = await measure(
+    join(benchDir, 'src/apps/oidc-kit-idle.tsx'),
+    true,
+  );
   for (const [name, entry] of Object.entries(entries)) {
     const external = await measure(entry, true);
     builds[`${name}, oidc-client-ts external`] = external;
