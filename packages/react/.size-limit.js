@@ -34,7 +34,7 @@ const entries = [
     import: '*',
     ignore: ['react', 'react-dom', 'oidc-client-ts', 'jwt-decode', 'react-router', 'jose'],
     gzip: true,
-    limit: '15.8 kB',
+    limit: '15.85 kB',
   },
   {
     name: '@oidc-kit/react typical entry (AuthProvider, useAuth, SignInButton, RequireAuth), oidc-client-ts bundled',
@@ -107,6 +107,6 @@ export default [
     path: 'dist/IdleClock-*.js',
     ignore: ['react', 'react-dom', 'oidc-client-ts', 'jwt-decode', 'react-router', 'jose'],
     gzip: true,
-    limit: '1.1 kB',
+    limit: '1.15 kB',
   },
 ];
