@@ -9,15 +9,17 @@ import {
   appOrigin,
   audience,
   closedPort,
+  createDPoPKey,
   createTestKey,
   issuer,
   localKeys,
   recordingLogger,
+  signProof,
   signToken,
   startTestProvider,
   unsignedToken,
 } from './testSupport';
-import type { TestKey, TestProvider } from './testSupport';
+import type { DPoPKey, TestKey, TestProvider } from './testSupport';
 
 // The real handlers, wrapped in spies: a refused request must never reach one.
 vi.mock('./handlers', async (importOriginal) => {
@@ -91,11 +93,11 @@ describe('GET /me', () => {
 describe('a request without a usable token', () => {
   const now = () => Math.floor(Date.now() / 1000);
   const cases: [string, () => Promise<RequestInit & { query?: string }>, string][] = [
-    ['no Authorization header', async () => ({}), 'No bearer token was sent.'],
+    ['no Authorization header', async () => ({}), 'No access token was sent.'],
     [
       'the Basic scheme',
       async () => ({ headers: { Authorization: 'Basic dXNlcjpwYXNz' } }),
-      'The Authorization header must use the Bearer scheme.',
+      'The Authorization header must use the Bearer or DPoP scheme.',
     ],
     [
       'an empty Bearer',
@@ -239,6 +241,100 @@ describe('GET /admin/stats', () => {
   });
 });
 
+describe('DPoP-bound tokens (cnf.jkt)', () => {
+  const meUrl = 'http://localhost/me';
+  let dpopKey: DPoPKey;
+  let otherKey: DPoPKey;
+  beforeAll(async () => {
+    [dpopKey, otherKey] = await Promise.all([createDPoPKey(), createDPoPKey()]);
+  });
+  const boundToken = () => signToken(key, { claims: { cnf: { jkt: dpopKey.jkt } } });
+  const dpopChallenge = (error: string) =>
+    new RegExp(
+      `^DPoP error="${error}", error_description="[^"\\\\]+", algs="ES256 RS256 PS256 EdDSA"$`,
+    );
+
+  it('answers a bound token sent with a proof for this request', async () => {
+    const token = await boundToken();
+    const response = await api().request('/me', {
+      headers: { Authorization: `DPoP ${token}`, DPoP: await signProof(dpopKey, meUrl, token) },
+    });
+    expect(response.status).toBe(200);
+    expect(me).toHaveBeenCalledTimes(1);
+  });
+
+  it.each([
+    ['sent as a bearer token', async (token: string) => bearer(token), 'invalid_token'],
+    [
+      'without a proof',
+      async (token: string) => ({ Authorization: `DPoP ${token}` }),
+      'invalid_dpop_proof',
+    ],
+    [
+      'with two proofs',
+      async (token: string) => ({
+        Authorization: `DPoP ${token}`,
+        DPoP: `${await signProof(dpopKey, meUrl, token)}, ${await signProof(dpopKey, meUrl, token)}`,
+      }),
+      'invalid_dpop_proof',
+    ],
+    [
+      'with a proof by another key',
+      async (token: string) => ({
+        Authorization: `DPoP ${token}`,
+        DPoP: await signProof(otherKey, meUrl, token),
+      }),
+      'invalid_dpop_proof',
+    ],
+    [
+      'with a proof for another URL',
+      async (token: string) => ({
+        Authorization: `DPoP ${token}`,
+        DPoP: await signProof(dpopKey, 'http://localhost/admin/stats', token),
+      }),
+      'invalid_dpop_proof',
+    ],
+    [
+      'with a proof for another method',
+      async (token: string) => ({
+        Authorization: `DPoP ${token}`,
+        DPoP: await signProof(dpopKey, meUrl, token, { claims: { htm: 'POST' } }),
+      }),
+      'invalid_dpop_proof',
+    ],
+  ])('refuses a bound token %s, with a DPoP challenge', async (_label, headers, error) => {
+    const token = await boundToken();
+    const response = await api().request('/me', { headers: await headers(token) });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toMatch(dpopChallenge(error));
+    expect(((await response.json()) as { error: string }).error).toBe(error);
+    expect(me).not.toHaveBeenCalled();
+  });
+
+  it('refuses a proof sent a second time', async () => {
+    const app = api();
+    const token = await boundToken();
+    const headers = {
+      Authorization: `DPoP ${token}`,
+      DPoP: await signProof(dpopKey, meUrl, token),
+    };
+    expect((await app.request('/me', { headers })).status).toBe(200);
+    const replayed = await app.request('/me', { headers });
+    expect(replayed.status).toBe(401);
+    expect(replayed.headers.get('www-authenticate')).toMatch(dpopChallenge('invalid_dpop_proof'));
+    expect(me).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses an unbound token sent with the DPoP scheme', async () => {
+    const response = await api().request('/me', {
+      headers: { Authorization: `DPoP ${await signToken(key)}` },
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toMatch(invalidTokenChallenge);
+    expect(me).not.toHaveBeenCalled();
+  });
+});
+
 describe('CORS', () => {
   const preflight = (origin: string) =>
     api().request('/me', {
@@ -258,6 +354,7 @@ describe('CORS', () => {
     expect(list(response.headers.get('access-control-allow-headers'))).toEqual([
       'Authorization',
       'Content-Type',
+      'DPoP',
     ]);
     expect(list(response.headers.get('access-control-allow-methods'))).toEqual(['GET']);
     expect(response.headers.get('access-control-allow-credentials')).toBeNull();
@@ -278,7 +375,10 @@ describe('CORS', () => {
     const refused = await api().request('/me', { headers: { Origin: appOrigin } });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('access-control-allow-origin')).toBe(appOrigin);
-    expect(refused.headers.get('access-control-expose-headers')).toBe('WWW-Authenticate');
+    expect(list(refused.headers.get('access-control-expose-headers'))).toEqual([
+      'WWW-Authenticate',
+      'DPoP-Nonce',
+    ]);
   });
 
   it('gives no Access-Control-Allow-Origin to a request from another origin', async () => {

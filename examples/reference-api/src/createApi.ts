@@ -5,6 +5,7 @@ import type { ApiEnv } from './apiEnv';
 import type { ErrorBody } from './bearerErrors';
 import { adminStats, health, me } from './handlers';
 import { createProviderKeys } from './providerKeys';
+import type { ReplayCache } from './replayCache';
 import { requireRole } from './requireRole';
 import { Usage } from './usage';
 import { requireAccessToken } from './verifyAccessToken';
@@ -36,6 +37,8 @@ export interface CreateApiOptions {
   readonly clockToleranceSeconds?: number;
   /** The clock behind `uptimeSeconds`, in milliseconds. Default `Date.now`. */
   readonly now?: () => number;
+  /** Where DPoP proofs' `jti` are remembered. Default: in memory (one instance). */
+  readonly replayCache?: ReplayCache;
   readonly logger?: ApiLogger;
 }
 
@@ -77,9 +80,9 @@ export function createApi(options: CreateApiOptions): Hono<ApiEnv> {
     cors({
       origin: options.appOrigin,
       allowMethods: ['GET'],
-      allowHeaders: ['Authorization', 'Content-Type'],
-      // So the app can read why a call was refused.
-      exposeHeaders: ['WWW-Authenticate'],
+      allowHeaders: ['Authorization', 'Content-Type', 'DPoP'],
+      // So the app can read why a call was refused, and a nonce it is asked to use.
+      exposeHeaders: ['WWW-Authenticate', 'DPoP-Nonce'],
       maxAge: 600,
     }),
   );
@@ -89,6 +92,8 @@ export function createApi(options: CreateApiOptions): Hono<ApiEnv> {
     issuer: options.issuer,
     audience: options.audience,
     keys,
+    ...(options.replayCache === undefined ? {} : { replayCache: options.replayCache }),
+    ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.clockToleranceSeconds === undefined
       ? {}
       : { clockToleranceSeconds: options.clockToleranceSeconds }),

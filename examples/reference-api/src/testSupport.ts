@@ -2,8 +2,22 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
-import type { CryptoKey, JSONWebKeySet, JWK, JWTPayload, JWTVerifyGetKey } from 'jose';
+import {
+  base64url as base64urlCodec,
+  calculateJwkThumbprint,
+  createLocalJWKSet,
+  exportJWK,
+  generateKeyPair,
+  SignJWT,
+} from 'jose';
+import type {
+  CryptoKey,
+  JSONWebKeySet,
+  JWK,
+  JWTHeaderParameters,
+  JWTPayload,
+  JWTVerifyGetKey,
+} from 'jose';
 
 export const issuer = 'http://localhost:4000';
 export const audience = 'http://localhost:4001';
@@ -179,4 +193,57 @@ export function recordingLogger() {
     warn: (message: string) => void warnings.push(message),
     error: (message: string, error: unknown) => void errors.push([message, error]),
   };
+}
+
+/** A client's DPoP key pair (RFC 9449), and the thumbprint a bound token carries in `cnf.jkt`. */
+export interface DPoPKey {
+  readonly privateKey: CryptoKey;
+  readonly publicJwk: JWK;
+  readonly jkt: string;
+}
+
+export async function createDPoPKey(alg = 'ES256'): Promise<DPoPKey> {
+  const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
+  const publicJwk = await exportJWK(publicKey);
+  return { privateKey, publicJwk, jkt: await calculateJwkThumbprint(publicJwk, 'sha256') };
+}
+
+/** What {@link signProof} may change from a good proof. */
+export interface ProofOptions {
+  /** Claims to add or override; `undefined` removes a default claim. */
+  readonly claims?: Record<string, unknown>;
+  /** Protected header overrides (`typ`, `alg`, `jwk`). */
+  readonly header?: Record<string, unknown>;
+}
+
+/**
+ * Signs a DPoP proof that the API accepts for `GET url` with `accessToken`, unless told otherwise:
+ * `typ: dpop+jwt`, ES256, the public key in `jwk`, `htm`, `htu`, `iat` now, a fresh `jti`, `ath`.
+ */
+export async function signProof(
+  key: DPoPKey,
+  url: string,
+  accessToken: string,
+  options: ProofOptions = {},
+): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(accessToken));
+  const merged: Record<string, unknown> = {
+    htm: 'GET',
+    htu: url,
+    iat: Math.floor(Date.now() / 1000),
+    jti: crypto.randomUUID(),
+    ath: base64urlCodec.encode(new Uint8Array(digest)),
+    ...options.claims,
+  };
+  const claims = Object.fromEntries(
+    Object.entries(merged).filter(([, value]) => value !== undefined),
+  ) as JWTPayload;
+  return new SignJWT(claims)
+    .setProtectedHeader({
+      typ: 'dpop+jwt',
+      alg: 'ES256',
+      jwk: key.publicJwk,
+      ...options.header,
+    } as JWTHeaderParameters)
+    .sign(key.privateKey);
 }

@@ -4,7 +4,11 @@ import { createMiddleware } from 'hono/factory';
 import type { ApiEnv } from './apiEnv';
 import { invalidToken, providerUnavailable } from './bearerErrors';
 import { isProviderUnavailable } from './ProviderUnavailableError';
-import { readBearerToken } from './readBearerToken';
+import { dpopBoundToken, invalidDPoPProof } from './dpopErrors';
+import { readAccessToken } from './readAccessToken';
+import { MemoryReplayCache } from './replayCache';
+import type { ReplayCache } from './replayCache';
+import { DPoPProofError, verifyDPoPProof } from './verifyDPoPProof';
 
 /**
  * The only signature algorithms accepted: asymmetric ones, so that holding the verification key
@@ -126,18 +130,33 @@ function describe(error: Error): string {
 export interface RequireAccessTokenOptions extends VerifyAccessTokenOptions {
   /** Told why the provider's keys could not be fetched (the client only gets a 503). */
   readonly onProviderUnavailable?: (error: unknown) => void;
+  /** Where the `jti` of DPoP proofs are remembered. Default: a {@link MemoryReplayCache}. */
+  readonly replayCache?: ReplayCache;
+  /** The clock for DPoP proofs' `iat`, in milliseconds. Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** The thumbprint a DPoP-bound token is bound to (`cnf.jkt`, RFC 9449 §6.1), or null. */
+function boundKey(claims: JWTPayload): string | null {
+  const cnf = claims.cnf as { jkt?: unknown } | undefined;
+  return typeof cnf?.jkt === 'string' && cnf.jkt !== '' ? cnf.jkt : null;
 }
 
 /**
- * Hono middleware: lets a request through only with a valid `Authorization: Bearer` access token
- * (see {@link verifyAccessToken}), and sets `c.var.accessToken`.
+ * Hono middleware: lets a request through only with a valid access token (see
+ * {@link verifyAccessToken}), and sets `c.var.accessToken`. A DPoP-bound token (`cnf.jkt`) must
+ * come as `Authorization: DPoP` with a `DPoP` proof for this request (see
+ * {@link verifyDPoPProof}); a plain one as `Authorization: Bearer`.
  *
  * Answers, without calling the next handler: 401 `invalid_token` for a missing, malformed or
- * refused token; 503 when the provider's keys cannot be fetched. Any other error is rethrown.
+ * refused token, or a bound token sent as a bearer token; 401 `invalid_dpop_proof` for a missing
+ * or refused proof; 503 when the provider's keys cannot be fetched. Any other error is rethrown.
  */
 export function requireAccessToken(options: RequireAccessTokenOptions) {
+  const replayCache = options.replayCache ?? new MemoryReplayCache();
   return createMiddleware<ApiEnv>(async (c, next) => {
-    const found = readBearerToken(c.req.header('authorization'), new URL(c.req.url));
+    const url = new URL(c.req.url);
+    const found = readAccessToken(c.req.header('authorization'), url);
     if (!found.ok) return invalidToken(c, found.description);
     let verified: VerifiedAccessToken;
     try {
@@ -152,6 +171,36 @@ export function requireAccessToken(options: RequireAccessTokenOptions) {
         return invalidToken(c, describe(error));
       }
       throw error;
+    }
+    const jkt = boundKey(verified.claims);
+    if (jkt === null && found.scheme === 'DPoP') {
+      return invalidToken(c, 'The access token is not DPoP-bound: send it with the Bearer scheme.');
+    }
+    if (jkt !== null) {
+      if (found.scheme !== 'DPoP') {
+        return dpopBoundToken(
+          c,
+          'The access token is DPoP-bound: send it with the DPoP scheme and a proof.',
+        );
+      }
+      const proof = c.req.header('dpop');
+      // One proof only: two headers arrive joined by a comma, which no compact JWS contains.
+      if (proof === undefined || proof === '' || proof.includes(',')) {
+        return invalidDPoPProof(c, 'Send exactly one DPoP proof with a DPoP-bound token.');
+      }
+      try {
+        await verifyDPoPProof(proof, {
+          method: c.req.method,
+          url,
+          accessToken: found.token,
+          jkt,
+          replayCache,
+          ...(options.now === undefined ? {} : { now: options.now }),
+        });
+      } catch (error) {
+        if (error instanceof DPoPProofError) return invalidDPoPProof(c, error.message);
+        throw error;
+      }
     }
     c.set('accessToken', verified);
     await next();

@@ -1,0 +1,24 @@
+import type { Context } from 'hono';
+import type { ErrorBody } from './bearerErrors';
+import { dpopAlgorithms } from './verifyDPoPProof';
+
+// As in bearerErrors.ts, every description is a fixed sentence written in this package.
+function refuse(c: Context, error: string, description: string): Response {
+  const body: ErrorBody = { error, error_description: description };
+  return c.json(body, 401, {
+    'WWW-Authenticate': `DPoP error="${error}", error_description="${description}", algs="${dpopAlgorithms.join(' ')}"`,
+  });
+}
+
+/**
+ * 401 with `WWW-Authenticate: DPoP error="invalid_dpop_proof"` (RFC 9449 §7.1): a DPoP-bound token
+ * came without a valid proof for this request.
+ */
+export function invalidDPoPProof(c: Context, description: string): Response {
+  return refuse(c, 'invalid_dpop_proof', description);
+}
+
+/** 401 with `WWW-Authenticate: DPoP error="invalid_token"`: a bound token sent as a bearer token. */
+export function dpopBoundToken(c: Context, description: string): Response {
+  return refuse(c, 'invalid_token', description);
+}

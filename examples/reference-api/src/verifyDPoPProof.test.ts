@@ -1,0 +1,139 @@
+import { exportJWK, SignJWT } from 'jose';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { MemoryReplayCache } from './replayCache';
+import { createDPoPKey, signProof } from './testSupport';
+import type { DPoPKey } from './testSupport';
+import { DPoPProofError, verifyDPoPProof } from './verifyDPoPProof';
+
+const url = 'http://localhost:4001/me';
+const token = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ1c2VyLTEifQ.c2ln';
+let key: DPoPKey;
+let other: DPoPKey;
+
+beforeAll(async () => {
+  [key, other] = await Promise.all([createDPoPKey(), createDPoPKey()]);
+});
+
+function check(proof: string, overrides: Partial<Parameters<typeof verifyDPoPProof>[1]> = {}) {
+  return verifyDPoPProof(proof, {
+    method: 'GET',
+    url: new URL(url),
+    accessToken: token,
+    jkt: key.jkt,
+    replayCache: new MemoryReplayCache(),
+    ...overrides,
+  });
+}
+
+async function refusal(promise: Promise<void>): Promise<string> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(DPoPProofError);
+  return (error as Error).message;
+}
+
+describe('verifyDPoPProof', () => {
+  it('accepts a good proof, whatever query or fragment either URL has', async () => {
+    await expect(check(await signProof(key, url, token))).resolves.toBeUndefined();
+    await expect(
+      check(await signProof(key, `${url}?page=2#top`, token), { url: new URL(`${url}?page=3`) }),
+    ).resolves.toBeUndefined();
+  });
+
+  it.each([
+    ['another typ', { header: { typ: 'JWT' } }, 'The DPoP proof must have typ dpop+jwt.'],
+    ['no htm', { claims: { htm: undefined } }, 'The DPoP proof is for another method.'],
+    ['another method', { claims: { htm: 'POST' } }, 'The DPoP proof is for another method.'],
+    [
+      'another URL',
+      { claims: { htu: 'http://localhost:4001/admin/stats' } },
+      'The DPoP proof is for another URL.',
+    ],
+    [
+      'another origin',
+      { claims: { htu: 'https://localhost:4001/me' } },
+      'The DPoP proof is for another URL.',
+    ],
+    ['no htu', { claims: { htu: undefined } }, 'The DPoP proof is for another URL.'],
+    ['an htu that is no URL', { claims: { htu: 'me' } }, 'The DPoP proof is for another URL.'],
+    [
+      'an iat 61 s old',
+      { claims: { iat: Math.floor(Date.now() / 1000) - 61 } },
+      'The DPoP proof is too old or from the future.',
+    ],
+    [
+      'an iat 30 s ahead',
+      { claims: { iat: Math.floor(Date.now() / 1000) + 30 } },
+      'The DPoP proof is too old or from the future.',
+    ],
+    ['no iat', { claims: { iat: undefined } }, 'The DPoP proof is too old or from the future.'],
+    [
+      'the hash of another token',
+      { claims: { ath: 'x'.repeat(43) } },
+      'The DPoP proof is for another access token.',
+    ],
+    ['no ath', { claims: { ath: undefined } }, 'The DPoP proof is for another access token.'],
+    ['no jti', { claims: { jti: undefined } }, 'The DPoP proof has no usable jti.'],
+  ])('refuses a proof with %s', async (_label, options, message) => {
+    expect(await refusal(check(await signProof(key, url, token, options)))).toBe(message);
+  });
+
+  it('refuses a proof signed by a key other than the one the token is bound to', async () => {
+    expect(await refusal(check(await signProof(other, url, token)))).toBe(
+      'The DPoP proof is signed by another key than the token is bound to.',
+    );
+  });
+
+  it('refuses a proof whose header key did not sign it', async () => {
+    // Signed by `other`, claiming `key`: the signature check fails.
+    const forged = await signProof(other, url, token, { header: { jwk: key.publicJwk } });
+    expect(await refusal(check(forged))).toBe(
+      'The DPoP proof is malformed or its signature is invalid.',
+    );
+  });
+
+  it('refuses a proof that carries a private key in its header', async () => {
+    const privateJwk = await exportJWK(key.privateKey);
+    const proof = await signProof(key, url, token, { header: { jwk: privateJwk } });
+    expect(await refusal(check(proof))).toBe(
+      'The DPoP proof is malformed or its signature is invalid.',
+    );
+  });
+
+  it('refuses a symmetric algorithm', async () => {
+    const secret = new Uint8Array(32).fill(7);
+    const proof = await new SignJWT({ htm: 'GET', htu: url, iat: Math.floor(Date.now() / 1000) })
+      .setProtectedHeader({ typ: 'dpop+jwt', alg: 'HS256', jwk: key.publicJwk })
+      .sign(secret);
+    expect(await refusal(check(proof))).toBe('The DPoP proof algorithm is not allowed.');
+  });
+
+  it('refuses something that is not a JWS', async () => {
+    expect(await refusal(check('not.a.proof'))).toBe(
+      'The DPoP proof is malformed or its signature is invalid.',
+    );
+  });
+
+  it('accepts a proof once: the same jti again is a replay', async () => {
+    const replayCache = new MemoryReplayCache();
+    const proof = await signProof(key, url, token);
+    await check(proof, { replayCache });
+    expect(await refusal(check(proof, { replayCache }))).toBe('The DPoP proof was used before.');
+  });
+});
+
+describe('MemoryReplayCache', () => {
+  it('forgets a jti once it expired, and refuses new ones rather than forget live ones when full', () => {
+    let now = 1_000;
+    const cache = new MemoryReplayCache(2, () => now);
+    expect(cache.add('a', 2_000)).toBe(true);
+    expect(cache.add('a', 2_000)).toBe(false);
+    expect(cache.add('b', 5_000)).toBe(true);
+    expect(cache.add('c', 5_000)).toBe(false); // full, nothing expired
+    now = 2_500;
+    expect(cache.add('c', 5_000)).toBe(true); // 'a' expired and swept
+    expect(cache.add('a', 6_000)).toBe(false); // full again: 'b' and 'c' live
+  });
+});

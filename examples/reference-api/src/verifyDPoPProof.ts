@@ -1,0 +1,118 @@
+import { base64url, calculateJwkThumbprint, EmbeddedJWK, errors, jwtVerify } from 'jose';
+import type { ReplayCache } from './replayCache';
+
+/** Proof algorithms accepted: asymmetric only (RFC 9449 §4.3), announced in the challenge. */
+export const dpopAlgorithms: readonly string[] = Object.freeze([
+  'ES256',
+  'RS256',
+  'PS256',
+  'EdDSA',
+]);
+
+/** A DPoP proof this API refuses; `message` is a fixed sentence, safe in a header. */
+export class DPoPProofError extends Error {
+  override readonly name = 'DPoPProofError';
+}
+
+/** What {@link verifyDPoPProof} checks the proof against. */
+export interface DPoPProofContext {
+  /** The request's method, e.g. `GET`. */
+  readonly method: string;
+  /** The request's URL; the proof's `htu` must equal it without query and fragment. */
+  readonly url: URL;
+  /** The access token sent with the proof; `ath` must be its SHA-256. */
+  readonly accessToken: string;
+  /** The token's `cnf.jkt`: the thumbprint of the key that must have signed the proof. */
+  readonly jkt: string;
+  /** Where seen `jti`s are kept. */
+  readonly replayCache: ReplayCache;
+  /** How old a proof may be, in seconds (its `iat`). Default 60. */
+  readonly maxAgeSeconds?: number;
+  /** How far ahead a proof's `iat` may be, in seconds (clock skew). Default 5. */
+  readonly clockToleranceSeconds?: number;
+  /** The clock, in milliseconds. Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+const encoder = new TextEncoder();
+
+async function sha256(value: string): Promise<string> {
+  return base64url.encode(
+    new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(value))),
+  );
+}
+
+/** `htu` as RFC 9449 §4.3 compares it: the URL without query and fragment. */
+function withoutQuery(url: string | URL): string {
+  const copy = new URL(url);
+  copy.search = '';
+  copy.hash = '';
+  return copy.href;
+}
+
+/**
+ * Verifies a DPoP proof (RFC 9449 §4.3) for one request with a bound access token: a JWS with
+ * `typ: dpop+jwt`, an asymmetric `alg`, signed by the public `jwk` in its header, whose
+ * thumbprint is the token's `cnf.jkt`; `htm` and `htu` this request; `iat` recent; `ath` the
+ * token's SHA-256; a `jti` never seen before.
+ *
+ * @throws {@link DPoPProofError} naming what is wrong.
+ */
+export async function verifyDPoPProof(proof: string, context: DPoPProofContext): Promise<void> {
+  let verified: Awaited<ReturnType<typeof jwtVerify>>;
+  try {
+    verified = await jwtVerify(proof, EmbeddedJWK, {
+      typ: 'dpop+jwt',
+      algorithms: [...dpopAlgorithms],
+    });
+  } catch (error) {
+    if (error instanceof errors.JOSEAlgNotAllowed) {
+      throw new DPoPProofError('The DPoP proof algorithm is not allowed.');
+    }
+    if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'typ') {
+      throw new DPoPProofError('The DPoP proof must have typ dpop+jwt.');
+    }
+    if (error instanceof errors.JOSEError) {
+      throw new DPoPProofError('The DPoP proof is malformed or its signature is invalid.');
+    }
+    throw error;
+  }
+  const { payload, protectedHeader } = verified;
+  const jwk = protectedHeader.jwk;
+  if (jwk === undefined || (await calculateJwkThumbprint(jwk, 'sha256')) !== context.jkt) {
+    throw new DPoPProofError('The DPoP proof is signed by another key than the token is bound to.');
+  }
+  if (payload.htm !== context.method) {
+    throw new DPoPProofError('The DPoP proof is for another method.');
+  }
+  let htu: string | null = null;
+  try {
+    htu = typeof payload.htu === 'string' ? withoutQuery(payload.htu) : null;
+  } catch {
+    htu = null;
+  }
+  if (htu === null || htu !== withoutQuery(context.url)) {
+    throw new DPoPProofError('The DPoP proof is for another URL.');
+  }
+  const now = (context.now ?? Date.now)() / 1000;
+  const maxAge = context.maxAgeSeconds ?? 60;
+  const tolerance = context.clockToleranceSeconds ?? 5;
+  if (
+    typeof payload.iat !== 'number' ||
+    payload.iat > now + tolerance ||
+    payload.iat < now - maxAge
+  ) {
+    throw new DPoPProofError('The DPoP proof is too old or from the future.');
+  }
+  if (payload.ath !== (await sha256(context.accessToken))) {
+    throw new DPoPProofError('The DPoP proof is for another access token.');
+  }
+  if (typeof payload.jti !== 'string' || payload.jti === '' || payload.jti.length > 256) {
+    throw new DPoPProofError('The DPoP proof has no usable jti.');
+  }
+  // Kept until the proof could no longer pass the iat check anyway.
+  const expiresAt = (payload.iat + maxAge + tolerance) * 1000;
+  if (!(await context.replayCache.add(payload.jti, expiresAt))) {
+    throw new DPoPProofError('The DPoP proof was used before.');
+  }
+}
