@@ -23,6 +23,8 @@ export interface ProviderSettings {
   idTokenTtl: number;
   refreshTokenTtl: number;
   apiAudience: string;
+  /** Every DPoP proof must carry a nonce the provider issued. */
+  dpopNonce: boolean;
 }
 
 const day = 24 * 60 * 60;
@@ -52,6 +54,7 @@ export function createProviderConfiguration(settings: ProviderSettings): Configu
       response_types: ['code'],
       redirect_uris: client.redirect_uris,
       post_logout_redirect_uris: client.post_logout_redirect_uris ?? [],
+      dpop_bound_access_tokens: client.dpop_bound_access_tokens === true,
       // The built-in client takes an app on any loopback port; the ones you add, their URIs exactly.
       ...(client.client_id === referenceAppClient.client_id
         ? loopbackClient(client.redirect_uris, client.post_logout_redirect_uris ?? [])
@@ -131,6 +134,14 @@ export function createProviderConfiguration(settings: ProviderSettings): Configu
 
     features: {
       devInteractions: { enabled: false },
+      // DPoP (RFC 9449): a token request with a proof gets tokens bound to its key (`cnf.jkt` in
+      // the access token; a public client's refresh token too). Discovery advertises the algs.
+      dPoP: {
+        enabled: true,
+        ...(settings.dpopNonce
+          ? { nonceSecret: randomBytes(32), requireNonce: () => true }
+          : { requireNonce: () => false }),
+      },
       revocation: {
         enabled: true,
         allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId,

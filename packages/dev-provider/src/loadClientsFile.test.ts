@@ -30,6 +30,7 @@ describe('parseClients', () => {
             redirect_uris: ['https://b.test/cb'],
             post_logout_redirect_uris: ['https://b.test/'],
             access_tokens_for: 'userinfo',
+            dpop_bound_access_tokens: true,
           },
         ],
         list,
@@ -42,6 +43,7 @@ describe('parseClients', () => {
         redirect_uris: ['https://b.test/cb'],
         post_logout_redirect_uris: ['https://b.test/'],
         access_tokens_for: 'userinfo',
+        dpop_bound_access_tokens: true,
       },
     ]);
   });
@@ -101,6 +103,12 @@ describe('parseClients', () => {
       [{ client_id: 'a', redirect_uris: ['http://x.test/cb'], access_tokens_for: 'jwt' }],
       'access_tokens_for',
       /"api" or "userinfo"/,
+    ],
+    [
+      'a dpop_bound_access_tokens that is no boolean',
+      [{ client_id: 'a', redirect_uris: ['http://x.test/cb'], dpop_bound_access_tokens: 'yes' }],
+      'dpop_bound_access_tokens',
+      /true or false/,
     ],
   ])('refuses %s, naming the entry and field', (_label, value, field, problem) => {
     let error: unknown;

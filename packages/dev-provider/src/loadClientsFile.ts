@@ -19,6 +19,12 @@ export interface DevClient {
    * JWTs for the reference API; `'userinfo'`, opaque tokens for the userinfo endpoint.
    */
   access_tokens_for?: 'api' | 'userinfo';
+  /**
+   * Requires DPoP (RFC 9449): the token endpoint then refuses requests without a proof, so every
+   * access and refresh token the client gets is bound to its key. Default false: a client that
+   * sends proofs gets bound tokens, one that does not gets bearer tokens.
+   */
+  dpop_bound_access_tokens?: boolean;
 }
 
 /** The first-party client of the oidc-kit reference app, always registered. */
@@ -35,6 +41,7 @@ const clientFields = [
   'post_logout_redirect_uris',
   'client_name',
   'access_tokens_for',
+  'dpop_bound_access_tokens',
 ];
 const example = '{"client_id": "my-app", "redirect_uris": ["http://localhost:3000/callback"]}';
 
@@ -67,6 +74,7 @@ export function parseClients(value: unknown, list: ListSource): DevClient[] {
     ) {
       check.fail('access_tokens_for', `must be "api" or "userinfo".`);
     }
+    const requireDPoP = check.boolean('dpop_bound_access_tokens');
     clients.push({
       client_id: clientId,
       redirect_uris: redirectUris,
@@ -75,6 +83,7 @@ export function parseClients(value: unknown, list: ListSource): DevClient[] {
       ...(accessTokensFor === undefined
         ? {}
         : { access_tokens_for: accessTokensFor as 'api' | 'userinfo' }),
+      ...(requireDPoP === undefined ? {} : { dpop_bound_access_tokens: requireDPoP }),
     });
   }
   return clients;

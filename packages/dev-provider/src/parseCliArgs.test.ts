@@ -29,6 +29,7 @@ describe('parseCliArgs', () => {
           '30',
           '--api-audience',
           'http://localhost:4002',
+          '--dpop-nonce',
           '--quiet',
         ],
         {},
@@ -46,6 +47,7 @@ describe('parseCliArgs', () => {
         idTokenTtl: 20,
         refreshTokenTtl: 30,
         apiAudience: 'http://localhost:4002',
+        dpopNonce: true,
         quiet: true,
       },
     });

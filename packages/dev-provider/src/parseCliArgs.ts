@@ -26,6 +26,7 @@ Options:
   --id-token-ttl <s>         ID token lifetime in seconds (default 300)
   --refresh-token-ttl <s>    refresh token lifetime in seconds (default 28800)
   --api-audience <url>       audience of the API access tokens (default http://localhost:4001)
+  --dpop-nonce               ask every DPoP proof for a provider-issued nonce (as strict providers do)
   --quiet                    print only the ready line and errors
   --help                     show this help
   --version                  show the version
@@ -53,6 +54,7 @@ export function parseCliArgs(
         'id-token-ttl': { type: 'string' },
         'refresh-token-ttl': { type: 'string' },
         'api-audience': { type: 'string' },
+        'dpop-nonce': { type: 'boolean' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
@@ -89,6 +91,7 @@ export function parseCliArgs(
   if (accessTokenTtl !== undefined) options.accessTokenTtl = accessTokenTtl;
   if (idTokenTtl !== undefined) options.idTokenTtl = idTokenTtl;
   if (refreshTokenTtl !== undefined) options.refreshTokenTtl = refreshTokenTtl;
+  if (values['dpop-nonce']) options.dpopNonce = true;
   if (values.quiet) options.quiet = true;
   return { kind: 'start', options };
 }

@@ -48,6 +48,11 @@ export interface DevProviderOptions {
   refreshTokenTtl?: number;
   /** Audience of the JWT access tokens for the reference API. Default `http://localhost:4001`. */
   apiAudience?: string;
+  /**
+   * Asks every DPoP proof at the token endpoint to carry a nonce the provider issued (the
+   * `DPoP-Nonce` header, RFC 9449 §8), as strict providers do. Default `false`.
+   */
+  dpopNonce?: boolean;
   /** Print nothing but errors and warnings (no ready line, no sign-in log). Default `false`. */
   quiet?: boolean;
 }
@@ -211,6 +216,7 @@ async function resolveOptions(options: DevProviderOptions) {
     idTokenTtl,
     refreshTokenTtl,
     apiAudience,
+    dpopNonce: options.dpopNonce === true,
     seededAccounts,
     hint: seededAccounts === undefined ? undefined : `Dev accounts: ${seededAccounts}`,
   };
