@@ -9,7 +9,7 @@ test.use({ baseURL: e2e.idleApp });
 
 const warning = (page: Page) => page.getByRole('alertdialog', { name: 'Are you still there?' });
 
-test('9. idle sign-out across two tabs: the warning in both, Stay in one, input in the other, then both signed out', async ({
+test('11. idle sign-out across two tabs: the warning in both, Stay in one, input in the other, then both signed out', async ({
   context,
 }) => {
   const first = await context.newPage();
