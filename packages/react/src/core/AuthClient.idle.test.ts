@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createHarness, newStorage } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
 import type { AuthClient } from './AuthClient';
+import { createLockManager } from '../../test/support/createLockManager';
 
 let harness: Harness;
 afterEach(() => {
@@ -11,12 +12,50 @@ afterEach(() => {
 
 const defaultIdle = { timeout: 60_000, warning: 20_000 };
 
+/**
+ * Two tabs' views of the shared storage in which each tab sees the other's writes of the idle
+ * record `lag` ms late: a write may reach another tab's process after a lock does (browsers order
+ * neither against the other).
+ */
+function laggingIdleRecord(shared: Storage, lag: number): [Storage, Storage] {
+  const views = [new Map<string, string | null>(), new Map<string, string | null>()];
+  const isIdle = (key: string) => key.startsWith('oidc-kit:idle:');
+  const view = (tab: 0 | 1): Storage =>
+    ({
+      get length() {
+        return shared.length;
+      },
+      key: (index: number) => shared.key(index),
+      clear: () => shared.clear(),
+      getItem: (key: string) =>
+        isIdle(key) ? (views[tab]?.get(key) ?? null) : shared.getItem(key),
+      setItem: (key: string, value: string) => {
+        if (!isIdle(key)) return shared.setItem(key, value);
+        views[tab]?.set(key, value);
+        setTimeout(() => views[1 - tab]?.set(key, value), lag);
+      },
+      removeItem: (key: string) => {
+        if (!isIdle(key)) return shared.removeItem(key);
+        views[tab]?.delete(key);
+        setTimeout(() => views[1 - tab]?.delete(key), lag);
+      },
+    }) as Storage;
+  return [view(0), view(1)];
+}
+
 /** Two signed-in tabs with idle sign-out, each with its own input, on a fake clock. */
-async function twoTabs(idle = defaultIdle) {
+async function twoTabs(
+  idle = defaultIdle,
+  options: { lag?: number; secondDeaf?: () => boolean } = {},
+) {
   harness = createHarness();
   const inputs = [new EventTarget(), new EventTarget()] as const;
   // Where each tab's app is sent within the app (the signed-out page, after an idle sign-out).
   const pages: [string[], string[]] = [[], []];
+  // The tabs' own Web Locks: a tab that left for the provider's logout holds the idle lock a while.
+  const locks = createLockManager();
+  const views =
+    options.lag === undefined ? undefined : laggingIdleRecord(harness.shared, options.lag);
   const firstStorage = newStorage();
   const { client: first } = await harness.signIn(harness.createClient({ config: { idle } }), {
     config: { idle },
@@ -27,13 +66,26 @@ async function twoTabs(idle = defaultIdle) {
   const a = harness.createClient({
     storage: firstStorage,
     config: { idle },
-    environment: { inputTarget: inputs[0], navigate: (path) => pages[0].push(path) },
+    environment: {
+      inputTarget: inputs[0],
+      navigate: (path) => pages[0].push(path),
+      locks,
+      ...(views === undefined ? {} : { sharedStorage: views[0] }),
+    },
   });
   await a.start();
   const b = harness.createClient({
     storage: newStorage(),
     config: { idle },
-    environment: { inputTarget: inputs[1], navigate: (path) => pages[1].push(path) },
+    environment: {
+      inputTarget: inputs[1],
+      navigate: (path) => pages[1].push(path),
+      locks,
+      ...(views === undefined ? {} : { sharedStorage: views[1] }),
+      ...(options.secondDeaf === undefined
+        ? {}
+        : { createChannel: harness.deafenableChannel(options.secondDeaf) }),
+    },
   });
   await b.start();
   await vi.waitFor(() => {
@@ -72,6 +124,23 @@ describe('idle sign-out across tabs', () => {
       a.getSnapshot().status === 'signing-out' ? [pages[0], pages[1]] : [pages[1], pages[0]];
     expect(follower).toEqual(['/signed-out']);
     expect(leader).toEqual([]);
+  });
+
+  test("one logout at the provider even when a tab reads the shared record before the other's mark reaches it", async () => {
+    let deaf = false;
+    // The second tab sees the first one's idle record a second late, and at the end hears no message.
+    const { a, b } = await twoTabs(defaultIdle, { lag: 1_000, secondDeaf: () => deaf });
+    await vi.advanceTimersByTimeAsync(59_000);
+    deaf = true;
+    const redirects = harness.redirects.length;
+    await vi.advanceTimersByTimeAsync(8_000);
+    await vi.waitFor(() => {
+      expect(a.getSnapshot().status).not.toBe('authenticated');
+      expect(b.getSnapshot().status).not.toBe('authenticated');
+    });
+    const logouts = harness.redirects.slice(redirects).filter((url) => url.includes('/logout'));
+    expect(logouts).toHaveLength(1);
+    expect([a.getSnapshot().signOutReason, b.getSnapshot().signOutReason]).toContain('idle');
   });
 
   test('input shared late (at most one message per 5 s) ends a warning another tab already shows', async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { afterEach, expect, test } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
 import { appOrigin, createHarness, newStorage } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
 
@@ -56,15 +56,11 @@ test('without a refresh token, renewal signs in silently in a hidden iframe (pro
   expect(tab.getSnapshot().user?.refresh_token).toBeUndefined();
 
   const renewing = tab.renew();
-  let authorize = '';
-  for (let tries = 0; tries < 100 && authorize === ''; tries += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    try {
-      authorize = pendingAuthorizeUrl(harness.provider.issuer, silent);
-    } catch {
-      // not stored yet
-    }
-  }
+  // Generous: on a loaded two-core machine the request may take seconds to be stored.
+  const authorize = await vi.waitFor(() => pendingAuthorizeUrl(harness.provider.issuer, silent), {
+    timeout: 15_000,
+    interval: 20,
+  });
   expect(document.querySelector('iframe')).not.toBeNull();
   // What the silent callback page in the iframe posts to its parent.
   const callback = harness.provider.authorize(authorize);

@@ -2,28 +2,10 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { copyStorage, createHarness, newStorage, storedUsers } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
 import type { LockManagerLike } from './tabSync';
+import { createLockManager } from '../../test/support/createLockManager';
 
 let harness: Harness;
 afterEach(() => harness?.dispose());
-
-/** A Web Locks stand-in shared by the "tabs" of a test: one holder per name, FIFO. */
-function createLockManager(): LockManagerLike & { requests: string[] } {
-  const queues = new Map<string, Promise<unknown>>();
-  const requests: string[] = [];
-  return {
-    requests,
-    request<T>(name: string, callback: () => Promise<T>): Promise<T> {
-      requests.push(name);
-      const previous = queues.get(name) ?? Promise.resolve();
-      const run = previous.then(callback, callback);
-      queues.set(
-        name,
-        run.catch(() => undefined),
-      );
-      return run;
-    },
-  };
-}
 
 async function twoTabs(options: { locks?: LockManagerLike } = {}) {
   harness = createHarness();

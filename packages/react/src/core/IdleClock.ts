@@ -6,6 +6,9 @@ import type { WallClockTimer } from './wallClockTimer';
 /** User input; renewals, API calls and timers are not activity. */
 const inputEvents = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'scroll', 'touchstart'];
 
+/** How long the tab that signs out at the provider keeps the others from doing the same (ms). */
+const holdIdleLock = 5_000;
+
 /** At most one shared write and one tab message about activity per this many ms. */
 const shareEvery = 5_000;
 
@@ -163,18 +166,25 @@ export class IdleClock {
     this.timer.cancel();
     const session = this.core.session;
     if (session === null || this.core.snapshot.status !== 'authenticated') return;
-    // Every tab reaches the end at once: the first to mark the session ended signs out at the
-    // provider; the others follow its message (reason `idle`), or, having missed it, sign out here.
-    const first = await this.core.withNamedLock('idle', async () => {
+    // Every tab reaches the end at once: the first to take the lock signs out at the provider; the
+    // others follow its message (reason `idle`), or, having missed it, sign out here. It keeps the
+    // lock while it leaves for the provider's logout (at most `holdIdleLock`): a write to the
+    // shared storage may reach another tab's process after the lock does, so the mark alone
+    // cannot stop a second logout, whose page would void the first one's.
+    const led = await this.core.withNamedLock('idle', async () => {
       const stored = this.readShared();
+      if (this.core.session !== session) return true;
       if (stored?.session === session && stored.ended === true) return false;
       this.writeShared({ session, at: this.last?.at ?? Date.now(), ended: true });
+      await Promise.race([
+        this.core.parts.signOut.signOut({ reason: 'idle' }),
+        new Promise((resolve) => setTimeout(resolve, holdIdleLock)),
+      ]);
       return true;
     });
-    if (this.core.session !== session) return;
-    await this.core.parts.signOut.signOut(
-      first ? { reason: 'idle' } : { reason: 'idle', redirect: false },
-    );
+    if (!led && this.core.session === session) {
+      await this.core.parts.signOut.signOut({ reason: 'idle', redirect: false });
+    }
     // A tab that did not leave for the provider's logout (it followed, or the provider has none).
     this.landSignedOut();
   }
