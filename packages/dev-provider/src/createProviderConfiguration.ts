@@ -196,15 +196,19 @@ export function createProviderConfiguration(settings: ProviderSettings): Configu
       },
     },
 
+    // Every client is public: refresh tokens rotate on every use, DPoP-bound ones too (oidc-provider
+    // would keep a sender-constrained one), as the strictest providers do (RFC 9700 §4.14.2).
+    rotateRefreshToken: () => true,
+
     ttl: {
       AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? settings.accessTokenTtl,
       AuthorizationCode: 60,
       IdToken: settings.idTokenTtl,
-      RefreshToken(ctx, token, client) {
+      RefreshToken(ctx, _token, client) {
         const rotated = ctx?.oidc?.entities.RotatedRefreshToken;
         // A rotated public-client token keeps the lifetime of the first one: rotation must not
         // extend a sign-in forever.
-        if (rotated && client.clientAuthMethod === 'none' && !token.isSenderConstrained()) {
+        if (rotated && client.clientAuthMethod === 'none') {
           return rotated.remainingTTL;
         }
         return settings.refreshTokenTtl;

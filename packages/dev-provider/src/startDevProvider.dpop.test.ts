@@ -85,6 +85,31 @@ describe('DPoP (RFC 9449)', () => {
     expect(decodeJwt(body.access_token as string).cnf).toEqual({ jkt: key.jkt });
   });
 
+  it('rotates a DPoP-bound refresh token too: a used one, even with the right proof, revokes the grant', async () => {
+    const { code, verifier } = await signIn(provider.issuer, { username: 'alice' });
+    const token = `${provider.issuer}/token`;
+    const issued = await postToken(
+      provider.issuer,
+      codeGrant(code, verifier),
+      await dpopProof(key, token),
+    );
+    const first = ((await issued.json()) as Record<string, string>).refresh_token as string;
+    const grant = (refreshToken: string) => ({
+      grant_type: 'refresh_token',
+      refresh_token: refreshToken,
+      client_id: 'reference-app',
+    });
+    const renewed = await postToken(provider.issuer, grant(first), await dpopProof(key, token));
+    const second = ((await renewed.json()) as Record<string, string>).refresh_token as string;
+    expect(renewed.status).toBe(200);
+    expect(second).not.toBe(first);
+    const reused = await postToken(provider.issuer, grant(first), await dpopProof(key, token));
+    expect(reused.status).toBe(400);
+    // The reuse ended the grant: the token the rotation handed out is refused as well.
+    const after = await postToken(provider.issuer, grant(second), await dpopProof(key, token));
+    expect(after.status).toBe(400);
+  });
+
   it('gives bearer tokens to a client that sends no proof, unless the client requires DPoP', async () => {
     const plain = await signIn(provider.issuer, { username: 'alice' });
     const response = await postToken(provider.issuer, codeGrant(plain.code, plain.verifier));
