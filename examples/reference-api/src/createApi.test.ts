@@ -311,6 +311,37 @@ describe('DPoP-bound tokens (cnf.jkt)', () => {
     expect(me).not.toHaveBeenCalled();
   });
 
+  it('gives a client whose clock is off a nonce, then answers its proof with the nonce (RFC 9449 §9)', async () => {
+    const app = api();
+    const token = await boundToken();
+    const skewed = { claims: { iat: Math.floor(Date.now() / 1000) + 120 } };
+    const first = await app.request('/me', {
+      headers: {
+        Authorization: `DPoP ${token}`,
+        DPoP: await signProof(dpopKey, meUrl, token, skewed),
+      },
+    });
+    expect(first.status).toBe(401);
+    expect(first.headers.get('www-authenticate')).toMatch(dpopChallenge('use_dpop_nonce'));
+    const nonce = first.headers.get('dpop-nonce') ?? '';
+    expect(nonce).not.toBe('');
+    const withNonce = async (value: string) =>
+      app.request('/me', {
+        headers: {
+          Authorization: `DPoP ${token}`,
+          DPoP: await signProof(dpopKey, meUrl, token, {
+            claims: { ...skewed.claims, nonce: value },
+          }),
+        },
+      });
+    expect((await withNonce(nonce)).status).toBe(200);
+    // A nonce this API did not issue is no way around the clock.
+    const forged = await withNonce(`${Date.now()}.${'A'.repeat(43)}`);
+    expect(forged.status).toBe(401);
+    expect(forged.headers.get('www-authenticate')).toMatch(dpopChallenge('use_dpop_nonce'));
+    expect(me).toHaveBeenCalledTimes(1);
+  });
+
   it('refuses a proof sent a second time', async () => {
     const app = api();
     const token = await boundToken();

@@ -5,6 +5,7 @@ import type { ApiEnv } from './apiEnv';
 import type { ErrorBody } from './bearerErrors';
 import { adminStats, health, me } from './handlers';
 import { createProviderKeys } from './providerKeys';
+import type { DPoPNonces } from './dpopNonces';
 import type { ReplayCache } from './replayCache';
 import { requireRole } from './requireRole';
 import { Usage } from './usage';
@@ -39,6 +40,8 @@ export interface CreateApiOptions {
   readonly now?: () => number;
   /** Where DPoP proofs' `jti` are remembered. Default: in memory (one instance). */
   readonly replayCache?: ReplayCache;
+  /** The nonces for DPoP clients whose clock is off. Default: one secret for this process. */
+  readonly dpopNonces?: DPoPNonces;
   readonly logger?: ApiLogger;
 }
 
@@ -93,6 +96,7 @@ export function createApi(options: CreateApiOptions): Hono<ApiEnv> {
     audience: options.audience,
     keys,
     ...(options.replayCache === undefined ? {} : { replayCache: options.replayCache }),
+    ...(options.dpopNonces === undefined ? {} : { dpopNonces: options.dpopNonces }),
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.clockToleranceSeconds === undefined
       ? {}

@@ -4,11 +4,12 @@ import { createMiddleware } from 'hono/factory';
 import type { ApiEnv } from './apiEnv';
 import { invalidToken, providerUnavailable } from './bearerErrors';
 import { isProviderUnavailable } from './ProviderUnavailableError';
-import { dpopBoundToken, invalidDPoPProof } from './dpopErrors';
+import { dpopBoundToken, invalidDPoPProof, useDPoPNonce } from './dpopErrors';
+import { DPoPNonces } from './dpopNonces';
 import { readAccessToken } from './readAccessToken';
 import { MemoryReplayCache } from './replayCache';
 import type { ReplayCache } from './replayCache';
-import { DPoPProofError, verifyDPoPProof } from './verifyDPoPProof';
+import { DPoPNonceRequired, DPoPProofError, verifyDPoPProof } from './verifyDPoPProof';
 
 /**
  * The only signature algorithms accepted: asymmetric ones, so that holding the verification key
@@ -134,6 +135,11 @@ export interface RequireAccessTokenOptions extends VerifyAccessTokenOptions {
   readonly replayCache?: ReplayCache;
   /** The clock for DPoP proofs' `iat`, in milliseconds. Default `Date.now`. */
   readonly now?: () => number;
+  /**
+   * The nonces handed to DPoP clients whose proof is out of the `iat` window (a clock off).
+   * Default: a {@link DPoPNonces} of this process; share its secret across instances.
+   */
+  readonly dpopNonces?: DPoPNonces;
 }
 
 /** The thumbprint a DPoP-bound token is bound to (`cnf.jkt`, RFC 9449 §6.1), or null. */
@@ -150,10 +156,12 @@ function boundKey(claims: JWTPayload): string | null {
  *
  * Answers, without calling the next handler: 401 `invalid_token` for a missing, malformed or
  * refused token, or a bound token sent as a bearer token; 401 `invalid_dpop_proof` for a missing
- * or refused proof; 503 when the provider's keys cannot be fetched. Any other error is rethrown.
+ * or refused proof; 401 `use_dpop_nonce` with a `DPoP-Nonce` for a proof out of the `iat` window
+ * or with a stale nonce; 503 when the provider's keys cannot be fetched. Any other error is rethrown.
  */
 export function requireAccessToken(options: RequireAccessTokenOptions) {
   const replayCache = options.replayCache ?? new MemoryReplayCache();
+  const nonces = options.dpopNonces ?? new DPoPNonces(undefined, options.now);
   return createMiddleware<ApiEnv>(async (c, next) => {
     const url = new URL(c.req.url);
     const found = readAccessToken(c.req.header('authorization'), url);
@@ -195,9 +203,13 @@ export function requireAccessToken(options: RequireAccessTokenOptions) {
           accessToken: found.token,
           jkt,
           replayCache,
+          nonces,
           ...(options.now === undefined ? {} : { now: options.now }),
         });
       } catch (error) {
+        if (error instanceof DPoPNonceRequired) {
+          return useDPoPNonce(c, error.message, nonces.issue());
+        }
         if (error instanceof DPoPProofError) return invalidDPoPProof(c, error.message);
         throw error;
       }

@@ -1,9 +1,10 @@
 import { exportJWK, SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DPoPNonces } from './dpopNonces';
 import { MemoryReplayCache } from './replayCache';
 import { createDPoPKey, signProof } from './testSupport';
 import type { DPoPKey } from './testSupport';
-import { DPoPProofError, verifyDPoPProof } from './verifyDPoPProof';
+import { DPoPNonceRequired, DPoPProofError, verifyDPoPProof } from './verifyDPoPProof';
 
 const url = 'http://localhost:4001/me';
 const token = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ1c2VyLTEifQ.c2ln';
@@ -121,6 +122,62 @@ describe('verifyDPoPProof', () => {
     const proof = await signProof(key, url, token);
     await check(proof, { replayCache });
     expect(await refusal(check(proof, { replayCache }))).toBe('The DPoP proof was used before.');
+  });
+});
+
+describe('verifyDPoPProof with nonces (a client clock that is off)', () => {
+  const ahead = { claims: { iat: Math.floor(Date.now() / 1000) + 120 } };
+
+  async function nonceNeeded(promise: Promise<void>): Promise<void> {
+    await expect(promise).rejects.toBeInstanceOf(DPoPNonceRequired);
+  }
+
+  it('asks a proof out of the iat window for a nonce, and takes it with a current one', async () => {
+    const nonces = new DPoPNonces();
+    await nonceNeeded(check(await signProof(key, url, token, ahead), { nonces }));
+    const proof = await signProof(key, url, token, {
+      claims: { ...ahead.claims, nonce: nonces.issue() },
+    });
+    await expect(check(proof, { nonces })).resolves.toBeUndefined();
+  });
+
+  it('asks again for a nonce it did not issue, or one past its lifetime', async () => {
+    let now = Date.now();
+    const nonces = new DPoPNonces(60_000, () => now);
+    const foreign = new DPoPNonces().issue();
+    await nonceNeeded(
+      check(await signProof(key, url, token, { claims: { nonce: foreign } }), { nonces }),
+    );
+    const issued = nonces.issue();
+    now += 60_001;
+    await nonceNeeded(
+      check(await signProof(key, url, token, { claims: { nonce: issued } }), { nonces }),
+    );
+  });
+
+  it('still refuses a replayed proof, a proof by another key, and one without iat', async () => {
+    const nonces = new DPoPNonces();
+    const replayCache = new MemoryReplayCache();
+    const proof = await signProof(key, url, token, { claims: { nonce: nonces.issue() } });
+    await check(proof, { nonces, replayCache });
+    expect(await refusal(check(proof, { nonces, replayCache }))).toBe(
+      'The DPoP proof was used before.',
+    );
+    expect(
+      await refusal(
+        check(await signProof(other, url, token, { claims: { nonce: nonces.issue() } }), {
+          nonces,
+        }),
+      ),
+    ).toBe('The DPoP proof is signed by another key than the token is bound to.');
+    expect(
+      await refusal(
+        check(
+          await signProof(key, url, token, { claims: { iat: undefined, nonce: nonces.issue() } }),
+          { nonces },
+        ),
+      ),
+    ).toBe('The DPoP proof is too old or from the future.');
   });
 });
 

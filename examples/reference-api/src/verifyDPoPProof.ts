@@ -1,4 +1,5 @@
 import { base64url, calculateJwkThumbprint, EmbeddedJWK, errors, jwtVerify } from 'jose';
+import type { DPoPNonces } from './dpopNonces';
 import type { ReplayCache } from './replayCache';
 
 /** Proof algorithms accepted: asymmetric only (RFC 9449 §4.3), announced in the challenge. */
@@ -12,6 +13,15 @@ export const dpopAlgorithms: readonly string[] = Object.freeze([
 /** A DPoP proof this API refuses; `message` is a fixed sentence, safe in a header. */
 export class DPoPProofError extends Error {
   override readonly name = 'DPoPProofError';
+}
+
+/**
+ * The proof must carry a nonce this API issued (RFC 9449 §9): its `iat` is out of the window (a
+ * client clock off), or its nonce is not one this API issued or no longer good. The API answers
+ * `use_dpop_nonce` with a fresh nonce; the client retries once with it.
+ */
+export class DPoPNonceRequired extends Error {
+  override readonly name = 'DPoPNonceRequired';
 }
 
 /** What {@link verifyDPoPProof} checks the proof against. */
@@ -32,6 +42,12 @@ export interface DPoPProofContext {
   readonly clockToleranceSeconds?: number;
   /** The clock, in milliseconds. Default `Date.now`. */
   readonly now?: () => number;
+  /**
+   * The nonces this API issues. With them, a proof whose `iat` is out of the window gets a
+   * nonce to use (see {@link DPoPNonceRequired}) rather than a refusal, and a proof with a good
+   * nonce is fresh whatever its `iat`. Without them, nonces are ignored.
+   */
+  readonly nonces?: DPoPNonces;
 }
 
 const encoder = new TextEncoder();
@@ -53,10 +69,11 @@ function withoutQuery(url: string | URL): string {
 /**
  * Verifies a DPoP proof (RFC 9449 §4.3) for one request with a bound access token: a JWS with
  * `typ: dpop+jwt`, an asymmetric `alg`, signed by the public `jwk` in its header, whose
- * thumbprint is the token's `cnf.jkt`; `htm` and `htu` this request; `iat` recent; `ath` the
- * token's SHA-256; a `jti` never seen before.
+ * thumbprint is the token's `cnf.jkt`; `htm` and `htu` this request; `iat` recent, or a current
+ * nonce of this API's; `ath` the token's SHA-256; a `jti` never seen before.
  *
- * @throws {@link DPoPProofError} naming what is wrong.
+ * @throws {@link DPoPProofError} naming what is wrong; {@link DPoPNonceRequired} when the proof
+ * needs a nonce of this API's.
  */
 export async function verifyDPoPProof(proof: string, context: DPoPProofContext): Promise<void> {
   let verified: Awaited<ReturnType<typeof jwtVerify>>;
@@ -97,12 +114,27 @@ export async function verifyDPoPProof(proof: string, context: DPoPProofContext):
   const now = (context.now ?? Date.now)() / 1000;
   const maxAge = context.maxAgeSeconds ?? 60;
   const tolerance = context.clockToleranceSeconds ?? 5;
-  if (
+  const { nonces } = context;
+  // Until when the proof could pass the freshness check, in ms: how long to remember its jti.
+  let freshUntil: number;
+  if (nonces !== undefined && typeof payload.nonce === 'string') {
+    const issued = nonces.issuedAt(payload.nonce);
+    if (issued === null) throw new DPoPNonceRequired('The DPoP nonce is not a current one.');
+    if (typeof payload.iat !== 'number') {
+      throw new DPoPProofError('The DPoP proof is too old or from the future.');
+    }
+    freshUntil = issued + nonces.lifetime;
+  } else if (
     typeof payload.iat !== 'number' ||
     payload.iat > now + tolerance ||
     payload.iat < now - maxAge
   ) {
+    if (nonces !== undefined && typeof payload.iat === 'number') {
+      throw new DPoPNonceRequired('The DPoP proof is too old or from the future: use the nonce.');
+    }
     throw new DPoPProofError('The DPoP proof is too old or from the future.');
+  } else {
+    freshUntil = (payload.iat + maxAge + tolerance) * 1000;
   }
   if (payload.ath !== (await sha256(context.accessToken))) {
     throw new DPoPProofError('The DPoP proof is for another access token.');
@@ -110,9 +142,8 @@ export async function verifyDPoPProof(proof: string, context: DPoPProofContext):
   if (typeof payload.jti !== 'string' || payload.jti === '' || payload.jti.length > 256) {
     throw new DPoPProofError('The DPoP proof has no usable jti.');
   }
-  // Kept until the proof could no longer pass the iat check anyway.
-  const expiresAt = (payload.iat + maxAge + tolerance) * 1000;
-  if (!(await context.replayCache.add(payload.jti, expiresAt))) {
+  // Kept until the proof could no longer pass the freshness check anyway.
+  if (!(await context.replayCache.add(payload.jti, freshUntil))) {
     throw new DPoPProofError('The DPoP proof was used before.');
   }
 }
