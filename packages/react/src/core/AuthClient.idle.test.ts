@@ -143,6 +143,25 @@ describe('idle sign-out across tabs', () => {
     expect([a.getSnapshot().signOutReason, b.getSnapshot().signOutReason]).toContain('idle');
   });
 
+  test('a tab that sees the session record go before the message that says why still lands on the signed-out page (idle)', async () => {
+    let deaf = false;
+    const { a, b, pages } = await twoTabs(defaultIdle, { secondDeaf: () => deaf });
+    await vi.advanceTimersByTimeAsync(59_000);
+    deaf = true;
+    await vi.advanceTimersByTimeAsync(2_000);
+    // The first tab leads (its timers run first) and holds the idle lock while it leaves.
+    await vi.waitFor(() => expect(a.getSnapshot().status).toBe('signing-out'));
+    expect(b.getSnapshot().status).toBe('authenticated');
+    // The second tab hears nothing, but comes back to the foreground: it reads the shared record.
+    document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
+    expect(b.getSnapshot()).toMatchObject({
+      status: 'unauthenticated',
+      signOutReason: 'idle',
+      error: null,
+    });
+    expect(pages[1]).toEqual(['/signed-out']);
+  });
+
   test('input shared late (at most one message per 5 s) ends a warning another tab already shows', async () => {
     // The warning begins 4 s after the last input, sooner than a held-back share may arrive.
     const { a, b, inputs } = await twoTabs({ timeout: 24_000, warning: 20_000 });

@@ -82,6 +82,12 @@ export class IdleClock {
     this.check();
   }
 
+  /** Whether the tab that signed `session` out did so for inactivity (its mark is shared). */
+  endedFor(session: string): boolean {
+    const stored = this.readShared();
+    return stored?.session === session && stored.ended === true;
+  }
+
   private update(): void {
     const session = this.core.session;
     if (this.core.snapshot.status !== 'authenticated' || session === null) {

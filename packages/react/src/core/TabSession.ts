@@ -57,13 +57,16 @@ export class TabSession {
     if (this.core.snapshot.status !== 'authenticated' || this.core.stopped) return;
     const record = this.core.records().read();
     if (record !== null && record.session === this.core.session) return;
-    this.core.leave();
+    const ended = this.core.leave();
     if (record === null) {
+      // The record may go before the message that says why: an idle sign-out marks the idle
+      // record first, in the same storage, so its mark is here by now.
+      const idle = ended !== null && this.core.idleClock?.endedFor(ended) === true;
       this.core.set(
         'unauthenticated',
         null,
-        signedOutElsewhere('signed_out_elsewhere'),
-        'elsewhere',
+        idle ? null : signedOutElsewhere('signed_out_elsewhere'),
+        idle ? 'idle' : 'elsewhere',
       );
       void this.core.clearUser();
       return;
