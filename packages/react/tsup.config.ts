@@ -39,6 +39,7 @@ const internalMembers = [
   'writeShared',
   'readShared',
   'landSignedOut',
+  'endedFor',
   'createUserManager',
   'renewing',
   'renewTimer',
@@ -95,6 +96,10 @@ const internalMembers = [
   'loadedCore',
   'storedSession',
   'arrivalAt',
+  'dpopDecided',
+  'dpopDeciding',
+  'forgetKeys',
+  'nonces',
 ];
 
 export default defineConfig((options) => ({

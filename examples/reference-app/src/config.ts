@@ -40,6 +40,9 @@ export const authConfig: AuthConfig = {
     'VITE_OIDC_IDLE_WARNING',
     env.VITE_OIDC_IDLE_WARNING,
   ),
+  // Tokens bound to a key this browser cannot export (DPoP, RFC 9449) where the provider
+  // advertises it, as the dev provider does; plain Bearer tokens elsewhere.
+  dpop: 'auto',
   // Auth0 issues a JWT access token for an API only when asked for its identifier:
   // extraQueryParams: { audience: 'https://api.example.com' },
 };

@@ -51,6 +51,7 @@ function failedClient(error: AuthError): AuthContextValue {
     signOut: refuse,
     renew: refuse,
     getAccessToken: () => Promise.resolve(null),
+    getAuthHeaders: () => Promise.resolve(null),
     dismissError: () => undefined,
     readRoles: () => [],
     // No token to send: the plain fetch.

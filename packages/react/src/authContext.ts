@@ -1,7 +1,12 @@
 import { createContext } from 'react';
 import type { User } from 'oidc-client-ts';
 import type { AuthFetch } from './core/authFetch';
-import type { IdleControl, SignInOptions, SignOutOptions } from './core/AuthClient';
+import type {
+  AuthHeadersOptions,
+  IdleControl,
+  SignInOptions,
+  SignOutOptions,
+} from './core/AuthClient';
 import type { AuthSnapshot } from './core/authState';
 
 /**
@@ -22,6 +27,12 @@ export interface AuthContextValue {
   signOut(options?: SignOutOptions): Promise<void>;
   renew(): Promise<User | null>;
   getAccessToken(): Promise<string | null>;
+  /**
+   * The headers that send the access token with a request made by other means than `fetch`:
+   * `Authorization` (Bearer, or DPoP), and with DPoP a proof for this URL and method; null when
+   * signed out.
+   */
+  getAuthHeaders(url: string, options?: AuthHeadersOptions): Promise<Record<string, string> | null>;
   dismissError(): void;
   /** The user's roles, read with the configured role reader. */
   readRoles(user: User): string[];

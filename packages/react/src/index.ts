@@ -42,6 +42,7 @@ export { AuthClient } from './core/AuthClient';
 export type {
   AuthClientConfig,
   AuthClientEnvironment,
+  AuthHeadersOptions,
   IdleControl,
   SignInOptions,
   SignOutOptions,

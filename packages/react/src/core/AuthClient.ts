@@ -10,9 +10,19 @@ import type { SessionCore, Users } from './SessionCore';
 import { StateStore } from './stateStore';
 import { inactiveIdle } from './idleSnapshot';
 import type { IdleSnapshot } from './idleSnapshot';
-import type { AuthClientEnvironment, SignInOptions, SignOutOptions } from './clientOptions';
+import type {
+  AuthClientEnvironment,
+  AuthHeadersOptions,
+  SignInOptions,
+  SignOutOptions,
+} from './clientOptions';
 
-export type { AuthClientEnvironment, SignInOptions, SignOutOptions } from './clientOptions';
+export type {
+  AuthClientEnvironment,
+  AuthHeadersOptions,
+  SignInOptions,
+  SignOutOptions,
+} from './clientOptions';
 
 /** Idle sign-out as the client exposes it (see `AuthClient.idle`). */
 export interface IdleControl {
@@ -169,6 +179,27 @@ export class AuthClient {
   /** A valid access token, renewed first when it expires within 5 seconds; null when signed out. */
   getAccessToken(): Promise<string | null> {
     return this.withCore((core) => core.renewal.getAccessToken());
+  }
+
+  /**
+   * The headers that send the access token with a request the authenticated fetch does not make
+   * (another HTTP client, a third-party SDK): `Authorization: Bearer …`, or with DPoP
+   * `Authorization: DPoP …` and a `DPoP` proof for this `url` and `method` (and the server's
+   * `nonce`, when it asked for one). Renews an expiring token first; null when signed out.
+   *
+   * @example
+   * const headers = await client.getAuthHeaders('https://api.example.com/orders', { method: 'POST' });
+   */
+  getAuthHeaders(
+    url: string,
+    options: AuthHeadersOptions = {},
+  ): Promise<Record<string, string> | null> {
+    return this.withCore(async (core) => {
+      const token = await core.renewal.getAccessToken();
+      if (token === null) return null;
+      const target = new URL(url, globalThis.location?.href).href;
+      return core.authHeaders(target, options.method ?? 'GET', token, options.nonce);
+    });
   }
 
   /** @internal Used by the authenticated fetch after a 401. */

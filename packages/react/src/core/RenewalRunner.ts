@@ -73,6 +73,8 @@ export class RenewalRunner {
   async renewHoldingLock(before: User, epoch: number): Promise<User | null> {
     const session = this.core.session;
     if (this.core.epoch !== epoch || session === null) return null;
+    // Decided before the guard spends the refresh token: a failure here sends nothing.
+    await this.core.dpop();
     const current = (await this.core.readStored())?.user ?? null;
     if (this.core.epoch !== epoch) return null;
     if (current === null) {

@@ -7,6 +7,8 @@ import { browserStorage } from './browserStorage';
 import type { CheckedUserStore } from './CheckedUserStore';
 import type { StoredUser } from './CheckedUserStore';
 import type { ResolvedAuthConfig } from './config';
+import type { DPoP } from './DPoP';
+import { authError } from './errors';
 import type { AuthError } from './errors';
 import { createParts } from './parts';
 import type { Parts } from './parts';
@@ -63,6 +65,11 @@ export class SessionCore {
 
   readonly teardown: (() => void)[] = [];
 
+  /** DPoP, once `dpop()` has decided (null: token requests carry no proofs). */
+  dpopDecided: DPoP | null | undefined;
+
+  private dpopDeciding: Promise<DPoP | null> | undefined;
+
   /** Connected to the tabs and listening (between `activate()` and `deactivate()`). */
   active = false;
 
@@ -106,6 +113,71 @@ export class SessionCore {
     return this.users().manager;
   }
 
+  /**
+   * DPoP for this client, or null when off: decided once, before the first token request, from
+   * the config and the provider's discovery (see `DPoP.start`, a chunk loaded only when `dpop`
+   * is set). A failure (discovery unreachable, `dpop: true` unsupported) is thrown, and retried by
+   * the next call.
+   */
+  dpop(): Promise<DPoP | null> {
+    if (this.config.dpop === false) return Promise.resolve(null);
+    this.dpopDeciding ??= import('./DPoP')
+      .then(({ DPoP }) => DPoP.start(this))
+      .then((decided) => {
+        if (decided === 'unsupported' && this.config.dpop === true) {
+          throw authError(
+            'config_invalid',
+            process.env.NODE_ENV !== 'production' && [
+              `oidc-kit config: \`dpop\` is true, but ${this.config.oidc.authority} does not advertise DPoP (ES256 in dpop_signing_alg_values_supported). Enable it at the provider, or use dpop: 'auto'.`,
+              'Only its discovery document was read: nobody was signed in.',
+            ],
+            { field: 'dpop' },
+          );
+        }
+        return (this.dpopDecided = decided === 'unsupported' ? null : decided);
+      })
+      .catch((error: unknown) => {
+        this.dpopDeciding = undefined;
+        throw error;
+      });
+    return this.dpopDeciding;
+  }
+
+  /**
+   * The headers that carry `token` on a `method` request to `url`: `Bearer`, or for DPoP-bound
+   * tokens `DPoP` with a proof for this request (with `nonce`, else the origin's latest). A bound
+   * session whose key pair is gone (site data cleared) is over: ended everywhere, `session_expired`.
+   */
+  async authHeaders(
+    url: string,
+    method: string,
+    token: string,
+    nonce?: string,
+  ): Promise<Record<string, string>> {
+    const bound = /^dpop$/i.test(this.snapshot.user?.token_type ?? '');
+    const dpop = bound ? await this.dpop() : null;
+    if (dpop === null) return { Authorization: `Bearer ${token}` };
+    const headers = await dpop.headers(url, method, token, nonce);
+    if (headers !== null) return headers;
+    const error = authError(
+      'session_expired',
+      process.env.NODE_ENV !== 'production' && [
+        "This session's DPoP key is gone (site data cleared?): its tokens are useless.",
+        'The session was ended in every tab.',
+      ],
+    );
+    await this.endSession(error, true);
+    throw error;
+  }
+
+  /** Deletes the DPoP keys of the sessions `drop` names as over; nothing when DPoP is off. */
+  async forgetKeys(drop: (session: string) => boolean): Promise<void> {
+    if (this.config.dpop === false) return;
+    const { DPoP } = await import('./DPoP');
+    // Best effort: a key left behind binds tokens no tab holds any more.
+    await DPoP.forgetKeys(this, drop).catch(() => undefined);
+  }
+
   async bookSession(session: string, user: User): Promise<void> {
     const refresh = user.refresh_token === undefined ? null : await tokenId(user.refresh_token);
     // The floor of rule 5 spaces renewals; a new session has had none yet.
@@ -133,6 +205,7 @@ export class SessionCore {
   async endSession(error: AuthError, everywhere: boolean): Promise<void> {
     const ended = this.leave();
     await this.clearUser();
+    if (everywhere) await this.forgetKeys((session) => session === ended);
     if (everywhere && ended !== null) {
       this.records().remove(ended);
       this.tabs?.post({ type: 'signed-out', session: ended, reason: 'session_expired' });
@@ -174,7 +247,7 @@ export class SessionCore {
   }
 
   /** This client's name for a `kind` of shared record or lock, apart from other clients'. */
-  storageKey(kind: 'session' | 'renew' | 'idle'): string {
+  storageKey(kind: 'session' | 'renew' | 'idle' | 'dpop'): string {
     const { authority, client_id } = this.config.oidc;
     return `oidc-kit:${kind}:${authority}:${client_id}`;
   }

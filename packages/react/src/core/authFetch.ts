@@ -7,6 +7,16 @@ export interface TokenSource {
    * unless another caller already did), or null when there is none.
    */
   renewAfterUnauthorized(rejected: string): Promise<string | null>;
+  /**
+   * The headers that carry `token` on a `method` request to `url`. Default
+   * `Authorization: Bearer <token>`; with DPoP, `Authorization: DPoP <token>` and a proof.
+   */
+  authHeaders?(url: string, method: string, token: string): Promise<Record<string, string>>;
+  /**
+   * Reads each response for a DPoP nonce; true when it asks for the request again with the nonce
+   * it supplied (`use_dpop_nonce`, RFC 9449 §9). Default: never.
+   */
+  nonceChallenge?(url: string, response: Response): boolean;
 }
 
 /** `fetch` with the user's access token. */
@@ -17,9 +27,10 @@ function abortError(signal: AbortSignal): unknown {
 }
 
 /**
- * Creates a `fetch` that sends `Authorization: Bearer <access token>` to the given origins only
- * (never in the URL, never to other origins), and after a 401 renews once and retries once.
- * Concurrent 401s share one renewal. A 401 after the retry is returned to the caller as is.
+ * Creates a `fetch` that sends the access token (`Authorization: Bearer`, or `DPoP` with a proof)
+ * to the given origins only (never in the URL, never to other origins), and after a 401 renews
+ * once and retries once. Concurrent 401s share one renewal. A 401 after the retry is returned to
+ * the caller as is; a DPoP `use_dpop_nonce` challenge is answered once with the server's nonce.
  *
  * @example
  * const authFetch = createAuthFetch(client, ['https://api.example.com']);
@@ -51,14 +62,31 @@ export function createAuthFetch(
     }
 
     const signal = request.signal;
-    const retry = request.clone();
     const token = await source.getAccessToken();
     if (signal.aborted) throw abortError(signal);
     if (token === null) return baseFetch(request);
 
-    request.headers.set('Authorization', `Bearer ${token}`);
-    const response = await baseFetch(request);
-    if (response.status !== 401) return response;
+    // `request` itself is never sent: each attempt is a copy of it, so a retry has its body.
+    const attempt = async (presented: string) => {
+      const sent = request.clone();
+      const headers = (await source.authHeaders?.(sent.url, sent.method, presented)) ?? {
+        Authorization: `Bearer ${presented}`,
+      };
+      for (const [name, value] of Object.entries(headers)) sent.headers.set(name, value);
+      return baseFetch(sent);
+    };
+    const challenged = (response: Response) => source.nonceChallenge?.(request.url, response);
+    const send = async (presented: string) => {
+      const response = await attempt(presented);
+      if (challenged(response) !== true) return response;
+      // The resource server asks for its nonce in the proof: once more with it (RFC 9449 §9).
+      await response.body?.cancel();
+      return attempt(presented);
+    };
+
+    const response = await send(token);
+    // A nonce asked for again is no fault of the token: no renewal for it.
+    if (response.status !== 401 || challenged(response) === true) return response;
 
     let renewed: string | null;
     try {
@@ -68,8 +96,7 @@ export function createAuthFetch(
     }
     if (signal.aborted) throw abortError(signal);
     if (renewed === null || renewed === token) return response;
-    retry.headers.set('Authorization', `Bearer ${renewed}`);
     await response.body?.cancel();
-    return baseFetch(retry);
+    return send(renewed);
   };
 }

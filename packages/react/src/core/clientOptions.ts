@@ -28,6 +28,14 @@ export interface SignOutOptions {
   logout_hint?: string;
 }
 
+/** Options for {@link AuthClient.getAuthHeaders}. */
+export interface AuthHeadersOptions {
+  /** The request's method, for the DPoP proof. Default `GET`. */
+  method?: string;
+  /** The nonce the server sent in its `DPoP-Nonce` header, when it asked for one. */
+  nonce?: string;
+}
+
 /** What can be swapped out of the browser, for tests and unusual environments. */
 export interface AuthClientEnvironment {
   /** Storage for the user's tokens, instead of the one `storage` names. */

@@ -38,12 +38,19 @@ export interface AuthOptions {
    * @example idle: { timeout: 15 * 60_000, warning: 60_000 }
    */
   idle?: IdleOptions;
+  /**
+   * DPoP (RFC 9449): tokens bound to a key this browser cannot export, useless to a thief
+   * elsewhere. `true` requires it (a provider that does not advertise DPoP is a `config_invalid`
+   * error at sign-in); `'auto'` uses it when the provider advertises it. Off by default.
+   * @example dpop: 'auto'
+   */
+  dpop?: boolean | 'auto';
 }
 
 /** The oidc-client-ts settings oidc-kit accepts, snake_case as providers document them. */
 export type OidcSettings = Omit<
   UserManagerSettings,
-  'response_type' | 'client_secret' | 'client_authentication' | 'userStore' | 'stateStore'
+  'response_type' | 'client_secret' | 'client_authentication' | 'userStore' | 'stateStore' | 'dpop'
 > & {
   /** Only the authorization code flow (with PKCE) is supported. */
   response_type?: 'code';
@@ -74,6 +81,8 @@ export interface ResolvedAuthConfig {
   readonly roles: RoleReader;
   /** Idle sign-out, or null when off. */
   readonly idle: ResolvedIdle | null;
+  /** DPoP: required (`true`), when the provider advertises it (`'auto'`), or off. */
+  readonly dpop: boolean | 'auto';
 }
 
 /**
@@ -178,6 +187,16 @@ export function validateConfig(
     );
   }
 
+  const dpop = input.dpop ?? false;
+  if (dpop !== false && dpop !== true && dpop !== 'auto') {
+    // Anything else would read as "tokens bound to a key" while they are not.
+    throw configInvalid(
+      'dpop',
+      process.env.NODE_ENV !== 'production' &&
+        `must be true, 'auto' or false (got ${showValue(dpop)}). \`true\` requires DPoP; 'auto' uses it when the provider advertises it.`,
+    );
+  }
+
   const authority = parseUrl(
     'authority',
     input.authority,
@@ -231,6 +250,7 @@ export function validateConfig(
     verifySignature = authConfigDefaults.verifySignature,
     roles = defaultRoleReader,
     idle,
+    dpop: _dpop,
     ...oidc
   } = input as unknown as AuthConfig;
   return Object.freeze({
@@ -242,6 +262,7 @@ export function validateConfig(
     verifySignature,
     roles,
     idle: resolveIdle(idle),
+    dpop: dpop as boolean | 'auto',
   });
 }
 

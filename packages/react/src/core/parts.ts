@@ -22,7 +22,19 @@ export function createParts(core: SessionCore) {
     guard: new RefreshGuard(core.records()),
     checks: new UserChecks(core),
     sharing: new SessionSharing(core),
-    fetch: createAuthFetch(core.renewal, core.config.apiOrigins, core.environment.fetch),
+    fetch: createAuthFetch(
+      core.config.dpop === false
+        ? core.renewal
+        : {
+            getAccessToken: () => core.renewal.getAccessToken(),
+            renewAfterUnauthorized: (rejected) => core.renewal.renewAfterUnauthorized(rejected),
+            authHeaders: (url, method, token) => core.authHeaders(url, method, token),
+            nonceChallenge: (url, response) =>
+              core.dpopDecided?.nonceChallenge(url, response) ?? false,
+          },
+      core.config.apiOrigins,
+      core.environment.fetch,
+    ),
   };
 }
 

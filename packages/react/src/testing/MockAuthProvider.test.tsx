@@ -68,6 +68,23 @@ describe('MockAuthProvider', () => {
     expect(error?.providerError).toBe('access_denied');
   });
 
+  test('getAuthHeaders: Bearer, or DPoP with a stand-in proof (no crypto); null when signed out', async () => {
+    const bearer = createMockAuthClient({ state: 'authenticated' });
+    const token = bearer.getSnapshot().user?.access_token;
+    expect(await bearer.getAuthHeaders('https://api.example.com/me')).toEqual({
+      Authorization: `Bearer ${token}`,
+    });
+    const bound = createMockAuthClient({ user: createTestUser({ dpop: true }) });
+    expect(await bound.getAuthHeaders('https://api.example.com/me', { method: 'POST' })).toEqual({
+      Authorization: `DPoP ${bound.getSnapshot().user?.access_token}`,
+      DPoP: 'mock-dpop-proof',
+    });
+    expect(bound.getAuthHeaders.calls).toEqual([
+      ['https://api.example.com/me', { method: 'POST' }],
+    ]);
+    expect(await createMockAuthClient().getAuthHeaders('/me')).toBeNull();
+  });
+
   test('its fetch sends the test user’s token to the page’s origin only', async () => {
     const seen: (string | null)[] = [];
     const auth = createMockAuthClient({

@@ -2,6 +2,7 @@ import type { User } from 'oidc-client-ts';
 import { AuthError, createAuthFetch } from '@oidc-kit/react';
 import type {
   AuthContextValue,
+  AuthHeadersOptions,
   AuthSnapshot,
   AuthStatus,
   IdleSnapshot,
@@ -57,6 +58,14 @@ export interface MockAuthClient extends AuthContextValue {
   readonly signOut: Spy<[options?: SignOutOptions], Promise<void>>;
   readonly renew: Spy<[], Promise<User | null>>;
   readonly getAccessToken: Spy<[], Promise<string | null>>;
+  /**
+   * `Authorization: Bearer <token>`; for a user whose `token_type` is `DPoP`,
+   * `Authorization: DPoP <token>` and `DPoP: mock-dpop-proof` (no crypto in the mock).
+   */
+  readonly getAuthHeaders: Spy<
+    [url: string, options?: AuthHeadersOptions],
+    Promise<Record<string, string> | null>
+  >;
   readonly dismissError: Spy<[], void>;
   /** `idle.stay`: ends the warning, as in the real client. */
   readonly stayActive: Spy<[], void>;
@@ -167,6 +176,18 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
     ),
     renew: spy(async () => snapshot.user),
     getAccessToken,
+    getAuthHeaders: spy(
+      async (
+        _url: string,
+        _options?: AuthHeadersOptions,
+      ): Promise<Record<string, string> | null> => {
+        const user = snapshot.user;
+        if (user === null) return null;
+        return /^dpop$/i.test(user.token_type)
+          ? { Authorization: `DPoP ${user.access_token}`, DPoP: 'mock-dpop-proof' }
+          : { Authorization: `Bearer ${user.access_token}` };
+      },
+    ),
     dismissError: spy(() =>
       set({
         state: snapshot.status === 'error' ? 'unauthenticated' : snapshot.status,

@@ -17,6 +17,8 @@ export interface TestUserOptions {
   claims?: Record<string, unknown>;
   /** Whether the user has a refresh token. Default true. */
   refreshable?: boolean;
+  /** Tokens bound to a DPoP key (`token_type` DPoP), as with `dpop` on. Default false. */
+  dpop?: boolean;
 }
 
 function base64url(value: unknown): string {
@@ -57,7 +59,7 @@ export function createTestUser(options: TestUserOptions = {}): User {
     id_token: `${header}.${base64url(profile)}.`,
     access_token: `${header}.${base64url({ ...profile, scope })}.`,
     refresh_token: options.refreshable === false ? undefined : `test-refresh-${profile.sub}`,
-    token_type: 'Bearer',
+    token_type: options.dpop === true ? 'DPoP' : 'Bearer',
     scope,
     profile,
     expires_at: expiresAt,

@@ -1,5 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { SignJWT, exportJWK, generateKeyPair } from 'jose';
+import {
+  EmbeddedJWK,
+  SignJWT,
+  calculateJwkThumbprint,
+  exportJWK,
+  generateKeyPair,
+  jwtVerify,
+} from 'jose';
 import type { JWK } from 'jose';
 
 /** A user the fake provider signs in. */
@@ -50,6 +57,26 @@ export interface FakeProviderOptions {
   apiAlwaysUnauthorized?: boolean;
   /** The provider cannot be reached (offline): every request to it fails as fetch does. */
   unreachable?: boolean;
+  /**
+   * DPoP (RFC 9449): advertised in discovery; a token request with a proof gets tokens bound to
+   * its key (`token_type` DPoP); a bound refresh token needs a proof by the same key, and the API
+   * a proof for the request with a bound access token.
+   */
+  dpop?: boolean;
+  /** The token endpoint asks for its nonce in proofs (`use_dpop_nonce` first). */
+  dpopNonce?: boolean;
+  /** The API asks for its nonce in proofs (401 `use_dpop_nonce` first). */
+  apiDpopNonce?: boolean;
+}
+
+/** A DPoP proof as the fake provider read it. */
+export interface ReadProof {
+  jkt: string;
+  htm: string;
+  htu: string;
+  ath?: string;
+  nonce?: string;
+  jti: string;
 }
 
 interface PendingCode {
@@ -65,6 +92,8 @@ interface Grant {
   user: FakeUser;
   clientId: string;
   revoked: boolean;
+  /** The thumbprint of the key the grant's tokens are bound to (DPoP), if any. */
+  jkt?: string;
 }
 
 interface RecordedRequest {
@@ -73,6 +102,8 @@ interface RecordedRequest {
   endpoint: string;
   body: URLSearchParams | null;
   authorization: string | null;
+  /** The DPoP proof sent, as read (null when none, or when it did not verify). */
+  proof: ReadProof | null;
 }
 
 // RSA key generation is slow; one pair of keys serves every fake provider in a test file.
@@ -119,6 +150,9 @@ export class FakeProvider {
   private readonly codes = new Map<string, PendingCode>();
   private readonly refreshTokens = new Map<string, { grant: Grant; used: boolean }>();
   private readonly accessTokens = new Map<string, { grant: Grant; expiresAt: number }>();
+  private readonly seenJtis = new Set<string>();
+  /** The nonce the token endpoint and the API ask for, when they do. */
+  readonly dpopNonces = { token: `tn-${random()}`, api: `an-${random()}` };
   private keys: Promise<{ privateKey: CryptoKey; jwk: JWK; foreign: CryptoKey }>;
 
   constructor(options: FakeProviderOptions = {}) {
@@ -215,12 +249,14 @@ export class FakeProvider {
               : path === '/revoke'
                 ? 'revoke'
                 : 'unknown';
+    const proof = await this.readProof(request);
     this.requests.push({
       method: request.method,
       url: request.url,
       endpoint,
       body,
       authorization: request.headers.get('Authorization'),
+      proof,
     });
     if (this.options.unreachable === true && url.origin === this.issuer) {
       throw new TypeError('Failed to fetch');
@@ -231,11 +267,18 @@ export class FakeProvider {
       case 'jwks':
         return json({ keys: [(await this.keys).jwk] });
       case 'token':
-        return this.delayed(request.signal, () => this.exchangeCode(body ?? new URLSearchParams()));
+        return (
+          this.dpopRefusal(request, proof) ??
+          this.delayed(request.signal, () =>
+            this.exchangeCode(body ?? new URLSearchParams(), proof),
+          )
+        );
       case 'refresh': {
+        const refused = this.dpopRefusal(request, proof);
+        if (refused !== null) return refused;
         const answer = await this.delayed(
           request.signal,
-          () => this.refresh(body ?? new URLSearchParams()),
+          () => this.refresh(body ?? new URLSearchParams(), proof),
           this.options.refreshDelay ?? this.options.tokenDelay,
         );
         if (this.options.loseNextRefreshResponse === true) {
@@ -249,7 +292,7 @@ export class FakeProvider {
         this.revoke(body?.get('token') ?? '');
         return new Response(null, { status: 200 });
       case 'api':
-        return this.api(request);
+        return this.api(request, proof);
       default:
         // As web servers answer a path they do not know: a page, not JSON.
         return new Response('<!doctype html><title>Not Found</title>', {
@@ -273,6 +316,7 @@ export class FakeProvider {
       response_types_supported: ['code'],
       code_challenge_methods_supported: ['S256'],
       authorization_response_iss_parameter_supported: this.options.issParameter === true,
+      ...(this.options.dpop === true ? { dpop_signing_alg_values_supported: ['ES256'] } : {}),
     };
   }
 
@@ -293,7 +337,45 @@ export class FakeProvider {
     return answer();
   }
 
-  private async exchangeCode(body: URLSearchParams): Promise<Response> {
+  /** Reads a request's DPoP proof: its signature by the key it carries, and its claims. */
+  private async readProof(request: Request): Promise<ReadProof | null> {
+    const header = request.headers.get('DPoP');
+    if (header === null) return null;
+    try {
+      const { payload, protectedHeader } = await jwtVerify(header, EmbeddedJWK, {
+        typ: 'dpop+jwt',
+        algorithms: ['ES256'],
+      });
+      const jti = String(payload.jti);
+      // A proof is good for one request (RFC 9449 §11.1).
+      if (this.seenJtis.has(jti)) return null;
+      this.seenJtis.add(jti);
+      return {
+        jkt: await calculateJwkThumbprint(protectedHeader.jwk as JWK),
+        htm: String(payload.htm),
+        htu: String(payload.htu),
+        jti,
+        ...(typeof payload.ath === 'string' ? { ath: payload.ath } : {}),
+        ...(typeof payload.nonce === 'string' ? { nonce: payload.nonce } : {}),
+      };
+    } catch {
+      return null;
+    }
+  }
+
+  /** The token endpoint's answer to a DPoP proof it cannot take, or null. */
+  private dpopRefusal(request: Request, proof: ReadProof | null): Response | null {
+    if (this.options.dpop !== true || request.headers.get('DPoP') === null) return null;
+    if (proof === null || proof.htm !== 'POST' || proof.htu !== `${this.issuer}/token`) {
+      return json({ error: 'invalid_dpop_proof' }, 400);
+    }
+    if (this.options.dpopNonce === true && proof.nonce !== this.dpopNonces.token) {
+      return json({ error: 'use_dpop_nonce' }, 400, { 'DPoP-Nonce': this.dpopNonces.token });
+    }
+    return null;
+  }
+
+  private async exchangeCode(body: URLSearchParams, proof: ReadProof | null): Promise<Response> {
     const pending = this.codes.get(body.get('code') ?? '');
     if (pending === undefined || pending.used) return json({ error: 'invalid_grant' }, 400);
     pending.used = true;
@@ -305,16 +387,25 @@ export class FakeProvider {
         400,
       );
     }
-    const grant: Grant = { user: pending.user, clientId: pending.clientId, revoked: false };
+    const grant: Grant = {
+      user: pending.user,
+      clientId: pending.clientId,
+      revoked: false,
+      ...(this.options.dpop === true && proof !== null ? { jkt: proof.jkt } : {}),
+    };
     return json(await this.tokens(grant, pending.nonce));
   }
 
-  private async refresh(body: URLSearchParams): Promise<Response> {
+  private async refresh(body: URLSearchParams, proof: ReadProof | null): Promise<Response> {
     if (this.options.refreshStatus !== undefined) {
       return json({ error: 'server_error' }, this.options.refreshStatus);
     }
     const entry = this.refreshTokens.get(body.get('refresh_token') ?? '');
     if (entry === undefined || entry.grant.revoked) return json({ error: 'invalid_grant' }, 400);
+    if (entry.grant.jkt !== undefined && proof?.jkt !== entry.grant.jkt) {
+      // A refresh token bound to a key is good only with a proof by that key (RFC 9449 §5).
+      return json({ error: 'invalid_grant', error_description: 'DPoP key mismatch' }, 400);
+    }
     if (entry.used) {
       this.reusedRefreshTokens.push(body.get('refresh_token') ?? '');
       // Reuse detection (RFC 9700 4.14.2): a rotated refresh token used twice ends the grant.
@@ -339,8 +430,8 @@ export class FakeProvider {
     this.accessTokens.delete(token);
   }
 
-  private api(request: Request): Response {
-    const token = request.headers.get('Authorization')?.replace(/^Bearer /, '') ?? '';
+  private api(request: Request, proof: ReadProof | null): Response {
+    const [scheme = '', token = ''] = (request.headers.get('Authorization') ?? '').split(' ');
     const entry = this.accessTokens.get(token);
     if (
       this.options.apiAlwaysUnauthorized === true ||
@@ -348,6 +439,31 @@ export class FakeProvider {
       entry.grant.revoked ||
       entry.expiresAt <= Date.now()
     ) {
+      return json({ error: 'invalid_token' }, 401, {
+        'WWW-Authenticate': 'Bearer error="invalid_token"',
+      });
+    }
+    const jkt = entry.grant.jkt;
+    if (jkt !== undefined) {
+      const url = new URL(request.url);
+      const ath = createHash('sha256').update(token).digest('base64url');
+      const refuse = (error: string, headers: Record<string, string> = {}) =>
+        json({ error }, 401, { 'WWW-Authenticate': `DPoP error="${error}"`, ...headers });
+      // A bound token: the DPoP scheme and a proof of this request by the token's key.
+      if (
+        scheme !== 'DPoP' ||
+        proof === null ||
+        proof.jkt !== jkt ||
+        proof.htm !== request.method ||
+        proof.htu !== url.origin + url.pathname ||
+        proof.ath !== ath
+      ) {
+        return refuse(scheme === 'DPoP' ? 'invalid_dpop_proof' : 'invalid_token');
+      }
+      if (this.options.apiDpopNonce === true && proof.nonce !== this.dpopNonces.api) {
+        return refuse('use_dpop_nonce', { 'DPoP-Nonce': this.dpopNonces.api });
+      }
+    } else if (scheme !== 'Bearer') {
       return json({ error: 'invalid_token' }, 401, {
         'WWW-Authenticate': 'Bearer error="invalid_token"',
       });
@@ -380,7 +496,7 @@ export class FakeProvider {
       .sign(this.options.signWithForeignKey === true ? keys.foreign : keys.privateKey);
     return {
       access_token: accessToken,
-      token_type: 'Bearer',
+      token_type: grant.jkt === undefined ? 'Bearer' : 'DPoP',
       ...(this.options.expiresIn === null ? {} : { expires_in: this.options.expiresIn ?? ttl }),
       refresh_token: refreshToken,
       scope: 'openid profile email',

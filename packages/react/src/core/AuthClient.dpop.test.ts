@@ -1,0 +1,363 @@
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { createHash } from 'node:crypto';
+import { decodeJwt } from 'jose';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { createHarness, newStorage } from '../../test/support/harness';
+import type { Harness } from '../../test/support/harness';
+import type { FakeProviderOptions } from '../../test/support/FakeProvider';
+
+// IndexedDB is the origin's: every client of a test ("tab") shares it, as tabs do; a test starts
+// with an empty one.
+beforeEach(() => {
+  vi.stubGlobal('indexedDB', new IDBFactory());
+});
+
+let harness: Harness;
+afterEach(() => harness?.dispose());
+
+const dpopProvider: FakeProviderOptions = { dpop: true };
+
+/** The DPoP key pairs kept in IndexedDB, by name. */
+async function storedKeys(): Promise<string[]> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const request = indexedDB.open('oidc');
+    request.onupgradeneeded = () => request.result.createObjectStore('dpop');
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  const keys = await new Promise<IDBValidKey[]>((resolve, reject) => {
+    const request = db.transaction('dpop', 'readonly').objectStore('dpop').getAllKeys();
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  db.close();
+  return keys.map(String);
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('base64url');
+}
+
+async function signedIn(
+  providerOptions: FakeProviderOptions = dpopProvider,
+  dpop: boolean | 'auto' = true,
+) {
+  harness = createHarness(providerOptions);
+  const storage = newStorage();
+  const { client } = await harness.signIn(harness.createClient({ config: { dpop } }), {
+    storage,
+    config: { dpop },
+  });
+  return { client, storage };
+}
+
+function requestsTo(endpoint: string) {
+  return harness.provider.requests.filter((request) => request.endpoint === endpoint);
+}
+
+describe('DPoP (RFC 9449) with a provider that advertises it', () => {
+  test('the code exchange carries a proof, and the tokens come back bound (token_type DPoP)', async () => {
+    const { client } = await signedIn();
+    expect(client.getSnapshot().status).toBe('authenticated');
+    expect(client.getSnapshot().user?.token_type).toBe('DPoP');
+    const [exchange] = requestsTo('token');
+    expect(exchange?.proof).toMatchObject({
+      htm: 'POST',
+      htu: `${harness.provider.issuer}/token`,
+    });
+    expect(await storedKeys()).toHaveLength(1);
+  });
+
+  test('the authenticated fetch sends the DPoP scheme and a proof of this request (htm, htu without query, ath)', async () => {
+    const { client } = await signedIn();
+    const token = client.getSnapshot().user?.access_token as string;
+    const response = await client.fetch(`${harness.provider.apiOrigin}/orders/7?page=2#top`, {
+      method: 'DELETE',
+    });
+    expect(response.status).toBe(200);
+    const [call] = requestsTo('api');
+    expect(call?.authorization).toBe(`DPoP ${token}`);
+    expect(call?.proof).toMatchObject({
+      htm: 'DELETE',
+      htu: `${harness.provider.apiOrigin}/orders/7`,
+      ath: sha256(token),
+      jkt: requestsTo('token')[0]?.proof?.jkt,
+    });
+    expect(call?.proof?.nonce).toBeUndefined();
+  });
+
+  test('each request gets a proof of its own (a new jti), the same key', async () => {
+    const { client } = await signedIn();
+    await client.fetch(`${harness.provider.apiOrigin}/a`);
+    await client.fetch(`${harness.provider.apiOrigin}/a`);
+    const [first, second] = requestsTo('api');
+    expect(first?.proof?.jti).toBeDefined();
+    expect(second?.proof?.jti).not.toBe(first?.proof?.jti);
+    expect(second?.proof?.jkt).toBe(first?.proof?.jkt);
+  });
+
+  test("a use_dpop_nonce challenge from the API is answered exactly once, and the origin's nonce is remembered", async () => {
+    const { client } = await signedIn({ dpop: true, apiDpopNonce: true });
+    const response = await client.fetch(`${harness.provider.apiOrigin}/me`, {
+      method: 'POST',
+      body: 'a body the retry sends again',
+    });
+    expect(response.status).toBe(200);
+    const calls = requestsTo('api');
+    expect(calls).toHaveLength(2);
+    expect(calls[0]?.proof?.nonce).toBeUndefined();
+    expect(calls[1]?.proof?.nonce).toBe(harness.provider.dpopNonces.api);
+    // No renewal for a nonce challenge.
+    expect(harness.provider.count('refresh')).toBe(0);
+
+    await client.fetch(`${harness.provider.apiOrigin}/me`);
+    expect(requestsTo('api')).toHaveLength(3);
+    expect(requestsTo('api')[2]?.proof?.nonce).toBe(harness.provider.dpopNonces.api);
+  });
+
+  test('a server that keeps answering use_dpop_nonce gets one retry, not a loop', async () => {
+    const { client } = await signedIn({ dpop: true, apiDpopNonce: true });
+    harness.provider.dpopNonces.api = 'rotates';
+    const original = harness.provider.fetch;
+    let calls = 0;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      const response = await original(input, init);
+      if (new Request(input, init).url.startsWith(harness.provider.apiOrigin)) {
+        calls += 1;
+        // A new nonce on every answer: the proof is always one nonce behind.
+        harness.provider.dpopNonces.api = `rotates-${calls}`;
+      }
+      return response;
+    });
+    const response = await client.fetch(`${harness.provider.apiOrigin}/me`);
+    expect(response.status).toBe(401);
+    expect(calls).toBe(2);
+  });
+
+  test("the provider's token-endpoint nonce is used for later token requests: the refresh token is presented once", async () => {
+    const { client } = await signedIn({ dpop: true, dpopNonce: true });
+    expect(client.getSnapshot().user?.token_type).toBe('DPoP');
+    // The exchange was asked for the nonce once, then carried it.
+    const exchanges = requestsTo('token');
+    expect(exchanges).toHaveLength(2);
+    expect(exchanges[1]?.proof?.nonce).toBe(harness.provider.dpopNonces.token);
+
+    const refreshToken = client.getSnapshot().user?.refresh_token as string;
+    await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(0));
+    const renewed = await client.renew();
+    expect(renewed?.token_type).toBe('DPoP');
+    expect(harness.provider.presentations(refreshToken)).toBe(1);
+    const [refresh] = requestsTo('refresh');
+    expect(refresh?.proof).toMatchObject({
+      nonce: harness.provider.dpopNonces.token,
+      jkt: exchanges[1]?.proof?.jkt,
+    });
+  });
+
+  test('a renewal is proven by the same key, and its tokens stay bound to it', async () => {
+    const { client } = await signedIn();
+    const jkt = requestsTo('token')[0]?.proof?.jkt;
+    await client.renew();
+    expect(requestsTo('refresh')[0]?.proof?.jkt).toBe(jkt);
+    const response = await client.fetch(`${harness.provider.apiOrigin}/me`);
+    expect(response.status).toBe(200);
+    expect(requestsTo('api')[0]?.proof?.jkt).toBe(jkt);
+  });
+
+  test('a 401 for an expired token renews once (with a proof) and retries with a fresh proof', async () => {
+    const { client } = await signedIn();
+    harness.provider.expireAccessTokens();
+    const response = await client.fetch(`${harness.provider.apiOrigin}/me`);
+    expect(response.status).toBe(200);
+    expect(harness.provider.count('refresh')).toBe(1);
+    const calls = requestsTo('api');
+    expect(calls).toHaveLength(2);
+    expect(calls[1]?.proof?.ath).toBe(sha256(client.getSnapshot().user?.access_token as string));
+  });
+});
+
+describe('the key pair: one per session, kept across reloads, gone at sign-out', () => {
+  test('created once: sign-in, API calls and renewals use one key', async () => {
+    const { client } = await signedIn();
+    await client.fetch(`${harness.provider.apiOrigin}/me`);
+    await client.renew();
+    await client.fetch(`${harness.provider.apiOrigin}/me`);
+    const thumbprints = new Set(
+      harness.provider.requests.flatMap((request) => request.proof?.jkt ?? []),
+    );
+    expect(thumbprints.size).toBe(1);
+    expect(await storedKeys()).toHaveLength(1);
+  });
+
+  test('the key is not extractable', async () => {
+    await signedIn();
+    const [name] = await storedKeys();
+    const db = await new Promise<IDBDatabase>((resolve) => {
+      const request = indexedDB.open('oidc');
+      request.onsuccess = () => resolve(request.result);
+    });
+    const state = await new Promise<{ keys: CryptoKeyPair }>((resolve) => {
+      const request = db
+        .transaction('dpop')
+        .objectStore('dpop')
+        .get(name as string);
+      request.onsuccess = () => resolve(request.result as { keys: CryptoKeyPair });
+    });
+    db.close();
+    expect(state.keys.privateKey.extractable).toBe(false);
+    await expect(crypto.subtle.exportKey('jwk', state.keys.privateKey)).rejects.toThrow();
+  });
+
+  test('a reload keeps the session and its key: the next call is proven by the same key', async () => {
+    const { client, storage } = await signedIn();
+    const jkt = requestsTo('token')[0]?.proof?.jkt;
+    client.dispose();
+    history.replaceState(null, '', '/dashboard');
+    const reloaded = harness.createClient({ storage, config: { dpop: true } });
+    await reloaded.start();
+    expect(reloaded.getSnapshot().status).toBe('authenticated');
+    const response = await reloaded.fetch(`${harness.provider.apiOrigin}/me`);
+    expect(response.status).toBe(200);
+    expect(requestsTo('api')[0]?.proof?.jkt).toBe(jkt);
+    await reloaded.renew();
+    expect(requestsTo('refresh')[0]?.proof?.jkt).toBe(jkt);
+  });
+
+  test('another tab shares the session and proves with the same key', async () => {
+    const { client } = await signedIn();
+    history.replaceState(null, '', '/dashboard');
+    const second = harness.createClient({ storage: newStorage(), config: { dpop: true } });
+    await second.start();
+    expect(second.getSnapshot().status).toBe('authenticated');
+    const response = await second.fetch(`${harness.provider.apiOrigin}/me`);
+    expect(response.status).toBe(200);
+    expect(requestsTo('api')[0]?.proof?.jkt).toBe(requestsTo('token')[0]?.proof?.jkt);
+    expect(client.getSnapshot().status).toBe('authenticated');
+  });
+
+  test('sign-out deletes the key, for every tab; the next sign-in makes a new one', async () => {
+    const { client } = await signedIn();
+    const jkt = requestsTo('token')[0]?.proof?.jkt;
+    history.replaceState(null, '', '/dashboard');
+    const second = harness.createClient({ storage: newStorage(), config: { dpop: true } });
+    await second.start();
+    await client.signOut({ redirect: false });
+    expect(await storedKeys()).toEqual([]);
+    await vi.waitFor(() => expect(second.getSnapshot().status).toBe('unauthenticated'));
+    expect(await second.getAuthHeaders(`${harness.provider.apiOrigin}/me`)).toBeNull();
+
+    history.replaceState(null, '', '/');
+    await harness.signIn(harness.createClient({ config: { dpop: true } }), {
+      config: { dpop: true },
+    });
+    const exchanges = requestsTo('token');
+    expect(exchanges).toHaveLength(2);
+    expect(exchanges[1]?.proof?.jkt).not.toBe(jkt);
+    expect(await storedKeys()).toHaveLength(1);
+  });
+
+  test('a session the provider ended (invalid_grant) leaves no key behind', async () => {
+    const { client } = await signedIn();
+    harness.provider.revokeAllGrants();
+    await client.renew();
+    expect(client.getSnapshot().error?.code).toBe('session_expired');
+    expect(await storedKeys()).toEqual([]);
+  });
+
+  test('a key that is gone (site data cleared) ends the session with session_expired, it sends no proofless token', async () => {
+    const { client } = await signedIn();
+    vi.stubGlobal('indexedDB', new IDBFactory());
+    await expect(client.fetch(`${harness.provider.apiOrigin}/me`)).rejects.toMatchObject({
+      code: 'session_expired',
+    });
+    expect(requestsTo('api')).toHaveLength(0);
+    expect(client.getSnapshot().status).toBe('unauthenticated');
+    expect(client.getSnapshot().error?.code).toBe('session_expired');
+  });
+});
+
+describe('dpop settings', () => {
+  test("'auto' with a provider that does not advertise DPoP: plain Bearer tokens, no proof, no key", async () => {
+    const { client } = await signedIn({}, 'auto');
+    expect(client.getSnapshot().user?.token_type).toBe('Bearer');
+    await client.fetch(`${harness.provider.apiOrigin}/me`);
+    expect(requestsTo('api')[0]?.authorization).toMatch(/^Bearer /);
+    expect(harness.provider.requests.every((request) => request.proof === null)).toBe(true);
+    expect(await storedKeys()).toEqual([]);
+  });
+
+  test("'auto' with a provider that advertises DPoP: bound tokens", async () => {
+    const { client } = await signedIn(dpopProvider, 'auto');
+    expect(client.getSnapshot().user?.token_type).toBe('DPoP');
+  });
+
+  test('true with a provider that does not advertise DPoP: config_invalid naming dpop, before leaving for the provider', async () => {
+    harness = createHarness();
+    const client = harness.createClient({ config: { dpop: true } });
+    await client.start();
+    await client.signIn();
+    expect(harness.redirects).toEqual([]);
+    expect(client.getSnapshot().status).toBe('error');
+    expect(client.getSnapshot().error).toMatchObject({ code: 'config_invalid', field: 'dpop' });
+    expect(client.getSnapshot().error?.message).toMatch(/does not advertise DPoP/);
+  });
+
+  test('off by default: no proofs even where the provider advertises DPoP', async () => {
+    harness = createHarness(dpopProvider);
+    const { client } = await harness.signIn(harness.createClient());
+    expect(client.getSnapshot().user?.token_type).toBe('Bearer');
+    expect(harness.provider.requests.every((request) => request.proof === null)).toBe(true);
+  });
+
+  test('anything but true, false or auto is refused', () => {
+    harness = createHarness();
+    expect(() => harness.createClient({ config: { dpop: 'yes' as unknown as boolean } })).toThrow(
+      expect.objectContaining({ code: 'config_invalid', field: 'dpop' }),
+    );
+  });
+});
+
+describe('getAuthHeaders, for requests the authenticated fetch does not make', () => {
+  test('DPoP: the scheme and a proof for this URL and method, with a nonce when given', async () => {
+    const { client } = await signedIn();
+    const token = client.getSnapshot().user?.access_token as string;
+    const headers = await client.getAuthHeaders(`${harness.provider.apiOrigin}/upload?x=1`, {
+      method: 'put',
+      nonce: 'server-nonce',
+    });
+    expect(headers?.Authorization).toBe(`DPoP ${token}`);
+    const response = await fetch(`${harness.provider.apiOrigin}/upload`, {
+      method: 'PUT',
+      headers: headers ?? {},
+    });
+    expect(response.status).toBe(200);
+    expect(requestsTo('api')[0]?.proof).toMatchObject({
+      htm: 'PUT',
+      htu: `${harness.provider.apiOrigin}/upload`,
+      nonce: 'server-nonce',
+      ath: sha256(token),
+    });
+  });
+
+  test('Bearer without DPoP; null when signed out', async () => {
+    harness = createHarness();
+    const signedOut = harness.createClient();
+    await signedOut.start();
+    expect(await signedOut.getAuthHeaders('/api/me')).toBeNull();
+    const { client } = await harness.signIn(harness.createClient());
+    expect(await client.getAuthHeaders('/api/me')).toEqual({
+      Authorization: `Bearer ${client.getSnapshot().user?.access_token}`,
+    });
+  });
+
+  test('a relative URL is proven as the page resolves it; the method defaults to GET', async () => {
+    const { client } = await signedIn();
+    history.replaceState(null, '', '/orders/');
+    const headers = await client.getAuthHeaders('items?page=2');
+    expect(decodeJwt(headers?.DPoP as string)).toMatchObject({
+      htm: 'GET',
+      htu: `${location.origin}/orders/items`,
+    });
+  });
+});

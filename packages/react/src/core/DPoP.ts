@@ -1,0 +1,143 @@
+import { IndexedDbDPoPStore } from 'oidc-client-ts';
+import type { DPoPState, User, UserManager, UserManagerSettings } from 'oidc-client-ts';
+import type { SessionCore } from './SessionCore';
+
+/** oidc-client-ts's DPoP key store, which it reads and writes under the client id. */
+type KeyStore = NonNullable<UserManagerSettings['dpop']>['store'];
+
+/** The one algorithm oidc-client-ts signs proofs with (a P-256 key). */
+const proofAlg = 'ES256';
+
+/**
+ * DPoP (RFC 9449), a chunk of its own loaded only when `dpop` is set: whether the provider takes
+ * it, a non-extractable key pair per session in IndexedDB (shared by the session's tabs, deleted
+ * when the session ends), proofs for API requests with the resource server's nonce. oidc-client-ts
+ * adds the proofs to token requests once `start` has set its `dpop` setting. It imports nothing of
+ * the engine at run time, so that bundlers split no chunk between the two.
+ */
+export class DPoP {
+  /** The latest `DPoP-Nonce` of each resource origin (RFC 9449 §9). */
+  private readonly nonces = new Map<string, string>();
+
+  private constructor(private readonly core: SessionCore) {}
+
+  /**
+   * Decides from the provider's discovery whether token requests carry proofs: yes when it
+   * advertises ES256 in `dpop_signing_alg_values_supported`, else `unsupported` (an error for
+   * `dpop: true`, Bearer tokens for `'auto'`).
+   */
+  static async start(core: SessionCore): Promise<DPoP | 'unsupported'> {
+    const metadata = (await core.userManager.metadataService.getMetadata()) as {
+      dpop_signing_alg_values_supported?: unknown;
+    };
+    const algs = metadata.dpop_signing_alg_values_supported;
+    if (!Array.isArray(algs) || !algs.includes(proofAlg)) return 'unsupported';
+    enableProofs(core.userManager, { store: sessionKeyStore(core) });
+    return new DPoP(core);
+  }
+
+  /**
+   * Deletes this client's DPoP keys whose session `drop` says is over (the key pairs are shared by
+   * the tabs, so one tab deletes them for all).
+   */
+  static async forgetKeys(core: SessionCore, drop: (session: string) => boolean): Promise<void> {
+    const prefix = keyName(core, '');
+    const store = new IndexedDbDPoPStore();
+    for (const key of await store.getAllKeys()) {
+      if (key.startsWith(prefix) && drop(key.slice(prefix.length))) await store.remove(key);
+    }
+  }
+
+  /**
+   * `Authorization: DPoP <token>` and a `DPoP` proof for a `method` request to `url` (`htu` without
+   * query or fragment, `ath` the token's hash), with `nonce`, else the origin's latest one; null
+   * when the session's key pair is gone.
+   */
+  async headers(
+    url: string,
+    method: string,
+    token: string,
+    nonce?: string,
+  ): Promise<Record<string, string> | null> {
+    const target = new URL(url);
+    if (nonce !== undefined) this.nonces.set(target.origin, nonce);
+    const proof = await this.core.userManager.dpopProof(
+      target.origin + target.pathname,
+      // dpopProof reads the access token only (for `ath`).
+      { access_token: token } as User,
+      method.toUpperCase(),
+      this.nonces.get(target.origin),
+    );
+    return proof === undefined ? null : { Authorization: `DPoP ${token}`, DPoP: proof };
+  }
+
+  /**
+   * Reads a resource server's response for a nonce: remembers it for the origin, and says whether
+   * the response asks for the request again with it (401 `use_dpop_nonce`, RFC 9449 §9).
+   */
+  nonceChallenge(url: string, response: Response): boolean {
+    const nonce = response.headers.get('DPoP-Nonce');
+    if (nonce === null) return false;
+    this.nonces.set(new URL(url).origin, nonce);
+    return (
+      response.status === 401 &&
+      /\berror="?use_dpop_nonce\b/.test(response.headers.get('WWW-Authenticate') ?? '')
+    );
+  }
+}
+
+/**
+ * Turns on oidc-client-ts's proofs for `manager`'s token requests. The manager exists before the
+ * provider is known, and oidc-client-ts reads the setting at each request: from the manager's
+ * settings (`dpopProof`) and from those of the `OidcClient` inside it (code exchange, refresh).
+ */
+function enableProofs(manager: UserManager, dpop: NonNullable<UserManagerSettings['dpop']>): void {
+  const inner = (manager as unknown as { _client?: { settings?: object } })._client?.settings;
+  if (inner === undefined) {
+    // Without it token requests would go without proofs, and the tokens unbound, unnoticed.
+    throw new Error(
+      'oidc-kit: this version of oidc-client-ts cannot be given DPoP after it was created; use oidc-client-ts 3.5.',
+    );
+  }
+  for (const settings of [manager.settings, inner]) Object.assign(settings, { dpop });
+}
+
+/** Where the key pair of `session` is kept in IndexedDB. */
+function keyName(core: SessionCore, session: string): string {
+  return `${core.storageKey('dpop')}:${session}`;
+}
+
+/**
+ * oidc-client-ts's key store, as seen by this tab: the key pair of the session whose user is
+ * being stored (`storedSession`), so each session has its own, which its tabs share.
+ */
+function sessionKeyStore(core: SessionCore): KeyStore {
+  const store = new IndexedDbDPoPStore();
+  const current = () => {
+    const session = core.storedSession();
+    return session === null ? null : keyName(core, session);
+  };
+  return {
+    get: async () => {
+      const name = current();
+      return (name === null ? undefined : await store.get(name)) as DPoPState;
+    },
+    set: async (_clientId, state) => {
+      const name = current();
+      // A key no session holds would bind tokens to a key that is then lost.
+      if (name === null) throw new Error('oidc-kit: no session to keep a DPoP key for');
+      await store.set(name, state);
+    },
+    // oidc-client-ts removes the key when it removes the user; the engine deletes keys itself
+    // when a session ends (`forgetKeys`), and by then this tab holds no session.
+    remove: async () => {
+      const name = current();
+      return (name === null ? undefined : await store.remove(name)) as DPoPState;
+    },
+    getAllKeys: async () => {
+      const name = current();
+      const present = name !== null && (await store.getAllKeys()).includes(name);
+      return present ? [core.config.oidc.client_id] : [];
+    },
+  };
+}
