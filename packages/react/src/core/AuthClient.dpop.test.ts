@@ -3,7 +3,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { createHash } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { createHarness, newStorage } from '../../test/support/harness';
+import { createHarness, landInPopup, newStorage, stubPopup } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
 import type { FakeProviderOptions } from '../../test/support/FakeProvider';
 
@@ -174,6 +174,43 @@ describe('DPoP (RFC 9449) with a provider that advertises it', () => {
     const calls = requestsTo('api');
     expect(calls).toHaveLength(2);
     expect(calls[1]?.proof?.ath).toBe(sha256(client.getSnapshot().user?.access_token as string));
+  });
+});
+
+describe('DPoP with every way of getting tokens', () => {
+  test('a popup sign-in: the opener exchanges the code with a proof', async () => {
+    harness = createHarness(dpopProvider);
+    const opener = harness.createClient({ config: { dpop: true } });
+    await opener.start();
+    const { authorizeUrl } = stubPopup();
+    const signingIn = opener.signIn({ popup: true });
+    const callback = harness.provider.authorize(await authorizeUrl());
+    const { deliver } = landInPopup(callback);
+    await harness.createClient({ storage: newStorage(), config: { dpop: true } }).start();
+    deliver();
+    await signingIn;
+    expect(opener.getSnapshot().user?.token_type).toBe('DPoP');
+    expect(requestsTo('token')[0]?.proof?.htu).toBe(`${harness.provider.issuer}/token`);
+    expect(await storedKeys()).toHaveLength(1);
+  });
+
+  test('a silent renewal (no refresh token): the code exchange is proven by the session key', async () => {
+    const { client, storage } = await signedIn();
+    const jkt = requestsTo('token')[0]?.proof?.jkt;
+    client.dispose();
+    for (let index = 0; index < storage.length; index += 1) {
+      const key = storage.key(index) as string;
+      const user = JSON.parse(storage.getItem(key) as string) as Record<string, unknown>;
+      delete user.refresh_token;
+      storage.setItem(key, JSON.stringify(user));
+    }
+    history.replaceState(null, '', '/dashboard');
+    const tab = harness.createClient({ storage, config: { dpop: true } });
+    await tab.start();
+    const renewed = await tab.renew();
+    expect(harness.silentAuthorizations).toHaveLength(1);
+    expect(renewed?.token_type).toBe('DPoP');
+    expect(requestsTo('token')[1]?.proof?.jkt).toBe(jkt);
   });
 });
 
