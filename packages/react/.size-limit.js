@@ -26,7 +26,7 @@ const entries = [
     import: '{ AuthProvider, useAuth, SignInButton, RequireAuth }',
     ignore: ['react', 'react-dom', 'oidc-client-ts', 'jwt-decode', 'react-router', 'jose'],
     gzip: true,
-    limit: '13.6 kB',
+    limit: '13.65 kB',
   },
   {
     name: '@oidc-kit/react (everything, oidc-client-ts external)',
@@ -114,6 +114,6 @@ export default [
     path: 'dist/DPoP-*.js',
     ignore: ['react', 'react-dom', 'oidc-client-ts', 'jwt-decode', 'react-router', 'jose'],
     gzip: true,
-    limit: '1 kB',
+    limit: '1.1 kB',
   },
 ];

@@ -96,7 +96,6 @@ const internalMembers = [
   'loadedCore',
   'storedSession',
   'arrivalAt',
-  'dpopDecided',
   'dpopDeciding',
   'forgetKeys',
   'nonces',

@@ -41,6 +41,7 @@ export type AuthProviderProps = {
 function failedClient(error: AuthError): AuthContextValue {
   const snapshot = createAuthSnapshot('error', null, error);
   const refuse = () => Promise.reject(error);
+  const none = () => Promise.resolve(null);
   const subscribe = () => () => undefined;
   return {
     start: async () => undefined,
@@ -50,8 +51,8 @@ function failedClient(error: AuthError): AuthContextValue {
     signIn: refuse,
     signOut: refuse,
     renew: refuse,
-    getAccessToken: () => Promise.resolve(null),
-    getAuthHeaders: () => Promise.resolve(null),
+    getAccessToken: none,
+    getAuthHeaders: none,
     dismissError: () => undefined,
     readRoles: () => [],
     // No token to send: the plain fetch.

@@ -11,6 +11,8 @@ export { useAuthState } from './hooks/useAuthState';
 export { useUser } from './hooks/useUser';
 export { useAccessToken } from './hooks/useAccessToken';
 export { useAuthFetch } from './hooks/useAuthFetch';
+export { useAuthHeaders } from './hooks/useAuthHeaders';
+export type { GetAuthHeaders } from './hooks/useAuthHeaders';
 export { useSessionExpiry } from './hooks/useSessionExpiry';
 export type { SessionExpiry } from './hooks/useSessionExpiry';
 export { useIdle } from './hooks/useIdle';

@@ -192,14 +192,9 @@ export class AuthClient {
    */
   getAuthHeaders(
     url: string,
-    options: AuthHeadersOptions = {},
+    options?: AuthHeadersOptions,
   ): Promise<Record<string, string> | null> {
-    return this.withCore(async (core) => {
-      const token = await core.renewal.getAccessToken();
-      if (token === null) return null;
-      const target = new URL(url, globalThis.location?.href).href;
-      return core.authHeaders(target, options.method ?? 'GET', token, options.nonce);
-    });
+    return this.withCore((core) => core.getAuthHeaders(url, options));
   }
 
   /** @internal Used by the authenticated fetch after a 401. */

@@ -72,17 +72,28 @@ export class DPoP {
   }
 
   /**
-   * Reads a resource server's response for a nonce: remembers it for the origin, and says whether
-   * the response asks for the request again with it (401 `use_dpop_nonce`, RFC 9449 §9).
+   * Sends `request` with the headers `sign` makes for it; when the resource server asks for its
+   * nonce (401 `use_dpop_nonce` with a `DPoP-Nonce`, RFC 9449 §9), once more with it. A nonce the
+   * server sends on any answer is kept for the origin's next requests.
    */
-  nonceChallenge(url: string, response: Response): boolean {
+  async send(
+    request: Request,
+    send: (request: Request) => Promise<Response>,
+    sign: (request: Request) => Promise<Record<string, string>>,
+  ): Promise<Response> {
+    const again = request.clone();
+    const attempt = async (sent: Request) => {
+      for (const [name, value] of Object.entries(await sign(sent))) sent.headers.set(name, value);
+      return send(sent);
+    };
+    const response = await attempt(request);
     const nonce = response.headers.get('DPoP-Nonce');
-    if (nonce === null) return false;
-    this.nonces.set(new URL(url).origin, nonce);
-    return (
-      response.status === 401 &&
-      /\berror="?use_dpop_nonce\b/.test(response.headers.get('WWW-Authenticate') ?? '')
-    );
+    if (nonce === null) return response;
+    this.nonces.set(new URL(request.url).origin, nonce);
+    const challenge = response.headers.get('WWW-Authenticate') ?? '';
+    if (response.status !== 401 || !/\berror="?use_dpop_nonce\b/.test(challenge)) return response;
+    await response.body?.cancel();
+    return attempt(again);
   }
 }
 

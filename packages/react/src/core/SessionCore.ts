@@ -2,7 +2,7 @@ import { OidcClient } from 'oidc-client-ts';
 import type { User, UserManager } from 'oidc-client-ts';
 import { isCallback, isSignOutReturn } from './arrival';
 import type { AuthSnapshot } from './authState';
-import type { AuthClientEnvironment } from './clientOptions';
+import type { AuthClientEnvironment, AuthHeadersOptions } from './clientOptions';
 import { browserStorage } from './browserStorage';
 import type { CheckedUserStore } from './CheckedUserStore';
 import type { StoredUser } from './CheckedUserStore';
@@ -64,9 +64,6 @@ export class SessionCore {
   freshSignIn = false;
 
   readonly teardown: (() => void)[] = [];
-
-  /** DPoP, once `dpop()` has decided (null: token requests carry no proofs). */
-  dpopDecided: DPoP | null | undefined;
 
   private dpopDeciding: Promise<DPoP | null> | undefined;
 
@@ -134,7 +131,7 @@ export class SessionCore {
             { field: 'dpop' },
           );
         }
-        return (this.dpopDecided = decided === 'unsupported' ? null : decided);
+        return decided === 'unsupported' ? null : decided;
       })
       .catch((error: unknown) => {
         this.dpopDeciding = undefined;
@@ -168,6 +165,32 @@ export class SessionCore {
     );
     await this.endSession(error, true);
     throw error;
+  }
+
+  /** `AuthClient.getAuthHeaders`: the token renewed if it expires, then its headers for `url`. */
+  async getAuthHeaders(
+    url: string,
+    options: AuthHeadersOptions = {},
+  ): Promise<Record<string, string> | null> {
+    const token = await this.renewal.getAccessToken();
+    if (token === null) return null;
+    const target = new URL(url, globalThis.location?.href).href;
+    return this.authHeaders(target, options.method ?? 'GET', token, options.nonce);
+  }
+
+  /** The authenticated fetch's way to send `request` with `token` (see `TokenSource`). */
+  async sendWithToken(
+    request: Request,
+    token: string,
+    send: (request: Request) => Promise<Response>,
+  ): Promise<Response> {
+    const bound = /^dpop$/i.test(this.snapshot.user?.token_type ?? '');
+    const dpop = bound ? await this.dpop() : null;
+    if (dpop === null) {
+      request.headers.set('Authorization', `Bearer ${token}`);
+      return send(request);
+    }
+    return dpop.send(request, send, (sent) => this.authHeaders(sent.url, sent.method, token));
   }
 
   /** Deletes the DPoP keys of the sessions `drop` names as over; nothing when DPoP is off. */

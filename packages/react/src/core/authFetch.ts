@@ -3,20 +3,21 @@ export interface TokenSource {
   /** A valid access token (renewing first when it is about to expire), or null when signed out. */
   getAccessToken(): Promise<string | null>;
   /**
-   * Called after a 401 for a request sent with `rejected`: resolves with a newer token (renewing
-   * unless another caller already did), or null when there is none.
+   * Called after a 401 (`response`) for a request sent with `rejected`: resolves with a newer
+   * token (renewing unless another caller already did), or null when there is none or the 401 is
+   * no fault of the token (a DPoP nonce the server asks for again).
    */
-  renewAfterUnauthorized(rejected: string): Promise<string | null>;
+  renewAfterUnauthorized(rejected: string, response: Response): Promise<string | null>;
   /**
-   * The headers that carry `token` on a `method` request to `url`. Default
-   * `Authorization: Bearer <token>`; with DPoP, `Authorization: DPoP <token>` and a proof.
+   * Sends `request` with `token` through `send`. Default: with `Authorization: Bearer <token>`.
+   * The client's, with DPoP: `Authorization: DPoP <token>` and a proof, sent once more with the
+   * server's nonce when it asks for one (`use_dpop_nonce`, RFC 9449 §9).
    */
-  authHeaders?(url: string, method: string, token: string): Promise<Record<string, string>>;
-  /**
-   * Reads each response for a DPoP nonce; true when it asks for the request again with the nonce
-   * it supplied (`use_dpop_nonce`, RFC 9449 §9). Default: never.
-   */
-  nonceChallenge?(url: string, response: Response): boolean;
+  sendWithToken?(
+    request: Request,
+    token: string,
+    send: (request: Request) => Promise<Response>,
+  ): Promise<Response>;
 }
 
 /** `fetch` with the user's access token. */
@@ -62,41 +63,28 @@ export function createAuthFetch(
     }
 
     const signal = request.signal;
+    const retry = request.clone();
     const token = await source.getAccessToken();
     if (signal.aborted) throw abortError(signal);
     if (token === null) return baseFetch(request);
 
-    // `request` itself is never sent: each attempt is a copy of it, so a retry has its body.
-    const attempt = async (presented: string) => {
-      const sent = request.clone();
-      const headers = (await source.authHeaders?.(sent.url, sent.method, presented)) ?? {
-        Authorization: `Bearer ${presented}`,
-      };
-      for (const [name, value] of Object.entries(headers)) sent.headers.set(name, value);
+    const send = (sent: Request, presented: string) => {
+      if (source.sendWithToken) return source.sendWithToken(sent, presented, baseFetch);
+      sent.headers.set('Authorization', `Bearer ${presented}`);
       return baseFetch(sent);
     };
-    const challenged = (response: Response) => source.nonceChallenge?.(request.url, response);
-    const send = async (presented: string) => {
-      const response = await attempt(presented);
-      if (challenged(response) !== true) return response;
-      // The resource server asks for its nonce in the proof: once more with it (RFC 9449 §9).
-      await response.body?.cancel();
-      return attempt(presented);
-    };
-
-    const response = await send(token);
-    // A nonce asked for again is no fault of the token: no renewal for it.
-    if (response.status !== 401 || challenged(response) === true) return response;
+    const response = await send(request, token);
+    if (response.status !== 401) return response;
 
     let renewed: string | null;
     try {
-      renewed = await source.renewAfterUnauthorized(token);
+      renewed = await source.renewAfterUnauthorized(token, response);
     } catch {
       return response;
     }
     if (signal.aborted) throw abortError(signal);
     if (renewed === null || renewed === token) return response;
     await response.body?.cancel();
-    return send(renewed);
+    return send(retry, renewed);
   };
 }

@@ -27,10 +27,12 @@ export function createParts(core: SessionCore) {
         ? core.renewal
         : {
             getAccessToken: () => core.renewal.getAccessToken(),
-            renewAfterUnauthorized: (rejected) => core.renewal.renewAfterUnauthorized(rejected),
-            authHeaders: (url, method, token) => core.authHeaders(url, method, token),
-            nonceChallenge: (url, response) =>
-              core.dpopDecided?.nonceChallenge(url, response) ?? false,
+            // A nonce the resource server asks for again is no fault of the token: no renewal.
+            renewAfterUnauthorized: (rejected, response) =>
+              /\buse_dpop_nonce\b/.test(response.headers.get('WWW-Authenticate') ?? '')
+                ? Promise.resolve(null)
+                : core.renewal.renewAfterUnauthorized(rejected),
+            sendWithToken: (request, token, send) => core.sendWithToken(request, token, send),
           },
       core.config.apiOrigins,
       core.environment.fetch,

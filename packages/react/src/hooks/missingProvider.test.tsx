@@ -4,6 +4,7 @@ import { useAccessToken } from './useAccessToken';
 import { useAuth } from './useAuth';
 import { useAuthActions } from './useAuthActions';
 import { useAuthFetch } from './useAuthFetch';
+import { useAuthHeaders } from './useAuthHeaders';
 import { useAuthState } from './useAuthState';
 import { useSessionExpiry } from './useSessionExpiry';
 import { useUser } from './useUser';
@@ -16,6 +17,7 @@ describe('outside AuthProvider every hook throws, naming itself and the fix', ()
     ['useUser', () => useUser()],
     ['useAccessToken', () => useAccessToken()],
     ['useAuthFetch', () => useAuthFetch()],
+    ['useAuthHeaders', () => useAuthHeaders()],
     ['useSessionExpiry', () => useSessionExpiry()],
   ] as [string, () => unknown][])('%s', (name, hook) => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);

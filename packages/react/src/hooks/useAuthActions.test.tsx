@@ -28,12 +28,3 @@ test('useAuthActions acts without subscribing: the same functions, no re-render 
   await act(() => result.current.signOut({ redirect: false }));
   expect(client.getSnapshot().status).toBe('unauthenticated');
 });
-
-test('useAuthActions().getAuthHeaders gives the headers for requests made by other means', async () => {
-  const client = await hooks.signedInClient();
-  const { result } = renderHook(() => useAuthActions(), { wrapper: wrapperFor(client) });
-  const headers = await act(() => result.current.getAuthHeaders('/upload', { method: 'PUT' }));
-  expect(headers).toEqual({
-    Authorization: `Bearer ${client.getSnapshot().user?.access_token}`,
-  });
-});

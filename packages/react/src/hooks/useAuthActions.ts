@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { User } from 'oidc-client-ts';
-import type { AuthHeadersOptions, SignInOptions, SignOutOptions } from '../core/AuthClient';
+import type { SignInOptions, SignOutOptions } from '../core/AuthClient';
 import type { AuthContextValue } from '../authContext';
 import { useAuthClient } from './useAuthClient';
 
@@ -10,14 +10,6 @@ export interface AuthActions {
   signOut(options?: SignOutOptions): Promise<void>;
   renew(): Promise<User | null>;
   getAccessToken(): Promise<string | null>;
-  /**
-   * The headers for a request made by other means than `useAuthFetch` (a third-party client):
-   * `Authorization`, and with DPoP a proof for this URL and method. Null when signed out.
-   *
-   * @example
-   * const headers = await getAuthHeaders('https://api.example.com/upload', { method: 'PUT' });
-   */
-  getAuthHeaders(url: string, options?: AuthHeadersOptions): Promise<Record<string, string> | null>;
   /** Forgets the last error (an `error` status becomes `unauthenticated`). */
   dismissError(): void;
 }
@@ -41,8 +33,6 @@ export function useClientActions(client: AuthContextValue): AuthActions {
       signOut: (options?: SignOutOptions) => client.signOut(options),
       renew: () => client.renew(),
       getAccessToken: () => client.getAccessToken(),
-      getAuthHeaders: (url: string, options?: AuthHeadersOptions) =>
-        client.getAuthHeaders(url, options),
       dismissError: () => client.dismissError(),
     }),
     [client],
