@@ -4,16 +4,26 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, release, type as osType } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { DPoPResults } from './measure/dpop';
 import type { RefreshResults } from './measure/refresh';
 import type { RenderResults } from './measure/renders';
 import type { RequestResults } from './measure/requests';
 import type { Size, SizeResults } from './measure/sizes';
 import { benchDir, outDir } from './support/paths';
-import { calls, ports, readers, renewals, runs, tabCount, tokenDelay } from './support/settings';
+import {
+  calls,
+  dpopTime,
+  ports,
+  readers,
+  renewals,
+  runs,
+  tabCount,
+  tokenDelay,
+} from './support/settings';
 import type { ScenarioResult } from './support/stats';
 
 interface Job {
-  name: 'sizes' | 'renders' | 'refresh' | 'requests';
+  name: 'sizes' | 'renders' | 'refresh' | 'requests' | 'dpop';
   what: string;
   /** Runs in jsdom (the page's globals preloaded). */
   dom: boolean;
@@ -24,6 +34,7 @@ const jobs: Job[] = [
   { name: 'renders', what: 're-renders on renewal (jsdom)', dom: true },
   { name: 'refresh', what: 'refresh de-duplication (jsdom)', dom: true },
   { name: 'requests', what: 'provider requests (Chromium, dev provider)', dom: false },
+  { name: 'dpop', what: 'the cost of a DPoP proof (jsdom)', dom: true },
 ];
 
 function runJob(job: Job): Promise<number> {
@@ -269,6 +280,44 @@ function requestRows(requests: RequestResults | null): Row[] {
   ];
 }
 
+const dpopLabels = [
+  'DPoP: one API request, median (plain Bearer in brackets)',
+  'DPoP: making one proof, median (Bearer headers in brackets)',
+] as const;
+
+function dpopRows(dpop: DPoPResults | null): Row[] {
+  if (dpop === null) return dpopLabels.map(failedRow);
+  const ms = (name: string) => {
+    const value = dpop.scenarios[name]?.medianMs;
+    if (typeof value !== 'number') throw new Error(`no median for ${name}`);
+    return `${value.toFixed(2)} ms`;
+  };
+  return [
+    [
+      dpopLabels[0],
+      `${ms('API request, DPoP (a new proof each)')} (${ms('API request, Bearer')})`,
+      'no such feature',
+      '',
+      '',
+    ],
+    [
+      dpopLabels[1],
+      `${ms('headers only, DPoP (the proof)')} (${ms('headers only, Bearer')})`,
+      'no such feature',
+      '',
+      '',
+    ],
+  ];
+}
+
+function dpopNote(dpop: DPoPResults | null): string {
+  if (dpop === null) return '';
+  const samples = Object.entries(dpop.scenarios)
+    .map(([name, { samples }]) => `${name}: ${number(samples)}`)
+    .join('; ');
+  return ` (samples: ${samples})`;
+}
+
 function table(rows: Row[]): string {
   const header: Row = [
     'Median of the runs',
@@ -316,7 +365,7 @@ function sizeNote(f: SizeFigures | null): string {
   return [
     "esbuild's JS API (`bundle`, `minify`, `format: 'esm'`, `platform: 'browser'`, `splitting`, `process.env.NODE_ENV` set to `production`), with `react`, `react-dom`, `react-router` and `react/jsx-runtime` external; gzip level 9 (`node:zlib`), each chunk on its own.",
     'The typical entry is a small app, `src/apps/oidc-kit.tsx` (`AuthProvider`, `useAuth`, `SignInButton`, `RequireAuth`) and `src/apps/react-oidc-context.tsx` (`AuthProvider`, `useAuth`, `withAuthenticationRequired`); @oidc-kit/react comes from its built `dist`, through its package exports. "Everything" is `export * from` the main entry. Each is built with `oidc-client-ts` external (with its JWT decoder `jwt-decode`, and `jose`, which only the `/verify-signature` entry imports) and bundled.',
-    `Code behind a dynamic \`import()\` becomes a chunk of its own, as an app's bundler makes it. **Up front** counts the entry chunk and the chunks it imports statically: what loads before the first render. **All chunks** adds the rest, loaded on demand (${bytes(ours.lazyGzip)} for @oidc-kit/react, ${bytes(theirs.lazyGzip)} for react-oidc-context); ours includes the idle sign-out clock (${bytes(ours.idleClockGzip)}), a chunk that an app without \`idle\` never loads. The bundled rows count up front only.`,
+    `Code behind a dynamic \`import()\` becomes a chunk of its own, as an app's bundler makes it. **Up front** counts the entry chunk and the chunks it imports statically: what loads before the first render. **All chunks** adds the rest, loaded on demand (${bytes(ours.lazyGzip)} for @oidc-kit/react, ${bytes(theirs.lazyGzip)} for react-oidc-context); ours includes the idle sign-out clock (${bytes(ours.idleClockGzip)}) and DPoP (${bytes(ours.dpopGzip)}), chunks that an app without \`idle\` or \`dpop\` never loads. The bundled rows count up front only.`,
     `**"Over oidc-client-ts"** is the typical entry with oidc-client-ts bundled, minus oidc-client-ts alone bundled the same way from an entry re-exporting exactly what that library imports from it: ${imports(ours)} for @oidc-kit/react (${bytes(f.typicalBaseline[0].gzip)}), ${imports(theirs)} for react-oidc-context (${bytes(f.typicalBaseline[1].gzip)}). The plain difference between the bundled and external builds, ${bytes(difference(0))} and ${bytes(difference(1))}, is not used: gzip sizes do not add up.`,
     'The idle sign-out rows are ours alone (react-oidc-context has none): the typical entry with `idle` set and `<IdleWarning />` rendered (`src/apps/oidc-kit-idle.tsx`); the idle clock is a chunk of its own, loaded when the client starts. An app without `idle` never loads that chunk: the typical rows above carry only the hook-up (the config check, the idle control, loading the chunk, the tab message).',
     'A build is deterministic: one build is its own median.',
@@ -355,6 +404,7 @@ async function main(): Promise<void> {
   const renders = result<RenderResults>('renders');
   const refresh = result<RefreshResults>('refresh');
   const requests = result<RequestResults>('requests');
+  const dpop = result<DPoPResults>('dpop');
 
   const figures = sizes === null ? null : sizeFigures(sizes);
   const rows = [
@@ -362,6 +412,7 @@ async function main(): Promise<void> {
     ...renderRows(renders),
     ...refreshRows(refresh),
     ...requestRows(requests),
+    ...dpopRows(dpop),
   ];
   const markdownTable = table(rows);
 
@@ -440,6 +491,7 @@ ${machine}
 2. **Re-renders on renewal.** jsdom, React ${versions.react}, no StrictMode (it renders everything twice) and no \`act()\`: React schedules and batches as in a browser, and each renewal is followed by a 20 ms pause in which it commits. ${readers} components read the user's name; their renders after the first mount are counted over ${renewals} renewals against the in-memory provider of our unit tests (\`packages/react/test/support/FakeProvider.ts\`), whose renewed ID tokens carry the same name. Ours: \`AuthProvider client={…}\` and \`client.renew()\`. The guard and template rows count renders of ${readers} \`RequireAuth roles={['user']}\` guards, and of ${readers} \`SignedIn\` templates each holding an \`Authorized roles={['user']}\`, around the same name (the user keeps the role). Theirs: react-oidc-context's \`AuthProvider\` over a real oidc-client-ts \`UserManager\` on the same provider.${controlNote(renders)} ${runs.renders} runs of each; median.
 3. **Refresh de-duplication.** jsdom and the same fake provider, whose token endpoint takes ${tokenDelay} ms and, like real providers, rotates refresh tokens and revokes the whole grant when a used one comes back. **${calls} calls:** the API expires the access token, then ${calls} calls start at once. Ours: \`client.fetch\`. Theirs: its README has no 401 handling, so the natural equivalent is the app's own fetch that sends \`auth.user.access_token\` and, on a 401, calls \`auth.signinSilent()\` and retries once. **${tabCount} tabs:** ours, ${tabCount} \`AuthClient\`s, each with its own session storage, sharing localStorage, a BroadcastChannel and the renewal lock (the in-page lock here; Web Locks in a browser), all calling \`renew()\` at once. Theirs, ${tabCount} \`UserManager\`s on one localStorage-backed \`userStore\` (its README's setup for sharing a session; with its default sessionStorage, tabs share nothing), all calling \`signinSilent()\` at once, as their automatic renewals do when the shared token nears expiry. Whether a tab stays signed in is checked by calling the API with its token afterwards. ${runs.refresh} runs of each; median.
 4. **Requests on sign-in and on reload.** Chromium (playwright-core) against the dev provider (\`@oidc-kit/dev-provider\`, a real OpenID Provider, on port ${ports.provider}), with the two typical entries above bundled for production and served on ports ${ports.oidcKit} and ${ports.reactOidcContext}. As in the reference app's end-to-end test 10, every request the page sends to the provider is counted: from the Sign in click until the name shows (plus 300 ms), then over a reload until the name shows again (plus 300 ms).${requestsNote(requests)} ${runs.requests} runs of each; median.
+5. **The cost of DPoP.** jsdom, with Node's WebCrypto and an in-memory IndexedDB (fake-indexeddb), against the same fake provider, which advertises DPoP: one client signed in without \`dpop\` (Bearer tokens), one with \`dpop: true\` (bound tokens). tinybench runs each scenario for ${dpopTime / 1000} s after a warm-up, in one process: \`client.fetch\` to the fake API (which, for the bound token, verifies the proof with jose: signature, key thumbprint, \`htm\`, \`htu\`, \`ath\`, \`jti\`), and \`client.getAuthHeaders(url)\` alone, which for DPoP makes the proof (the key read from IndexedDB, the token's SHA-256, an ES256 signature). Median latency of each${dpopNote(dpop)}.
 
 ## Every run
 

@@ -17,6 +17,8 @@ export interface Size {
   lazyGzip: number;
   /** Of `lazyGzip`, the idle sign-out clock's chunk, which loads only when `idle` is set. */
   idleClockGzip: number;
+  /** Of `lazyGzip`, the DPoP chunk, which loads only when `dpop` is set. */
+  dpopGzip: number;
   /** What the build imports from oidc-client-ts, when it leaves it external. */
   oidcImports: string[];
 }
@@ -87,6 +89,7 @@ async function measure(entry: string, oidcExternal: boolean): Promise<Size> {
     lazyMin: 0,
     lazyGzip: 0,
     idleClockGzip: 0,
+    dpopGzip: 0,
     oidcImports: [],
   };
   for (const [path, file] of files) {
@@ -100,6 +103,7 @@ async function measure(entry: string, oidcExternal: boolean): Promise<Size> {
       size.lazyMin += min;
       size.lazyGzip += gzip;
       if (/(^|\/)IdleClock-[\w-]+\.js$/.test(path)) size.idleClockGzip += gzip;
+      if (/(^|\/)DPoP-[\w-]+\.js$/.test(path)) size.dpopGzip += gzip;
     }
     for (const match of file.text.matchAll(/import\s*\{([^}]*)\}\s*from\s*"oidc-client-ts"/g)) {
       for (const binding of (match[1] ?? '').split(',')) {

@@ -51,7 +51,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
 let channels = 0;
 
 /** Tabs of one app for @oidc-kit/react: each its own token storage, sharing localStorage and a channel. */
-export function oidcKitTabs(provider: FakeProvider) {
+export function oidcKitTabs(provider: FakeProvider, options: { dpop?: boolean } = {}) {
   const redirects: string[] = [];
   const shared = new InMemoryWebStorage() as unknown as Storage;
   const channelName = `bench-${process.pid}-${(channels += 1)}`;
@@ -64,6 +64,7 @@ export function oidcKitTabs(provider: FakeProvider) {
         client_id: 'app',
         redirect_uri: `${appOrigin}/callback`,
         apiOrigins: [provider.apiOrigin],
+        dpop: options.dpop ?? false,
       },
       {
         storage: new InMemoryWebStorage() as unknown as Storage,
@@ -92,7 +93,9 @@ export function oidcKitTabs(provider: FakeProvider) {
     await landed.start();
     starter.dispose();
     if (landed.getSnapshot().status !== 'authenticated') {
-      throw new Error(`oidc-kit sign-in failed: ${landed.getSnapshot().error?.message}`);
+      throw new Error(`oidc-kit sign-in failed: ${landed.getSnapshot().error?.message}`, {
+        cause: landed.getSnapshot().error,
+      });
     }
     return landed;
   }

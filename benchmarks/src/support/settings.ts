@@ -10,3 +10,5 @@ export const tabCount = 3;
 export const tokenDelay = 20;
 /** Ports of the browser scenario: the dev provider and the two apps. */
 export const ports = { provider: 4200, oidcKit: 4273, reactOidcContext: 4274 } as const;
+/** Milliseconds tinybench spends on each DPoP scenario (the proof cost is a median of many). */
+export const dpopTime = 2_000;
