@@ -98,6 +98,7 @@ const internalMembers = [
   'arrivalAt',
   'dpopDeciding',
   'forgetKeys',
+  'boundDPoP',
   'nonces',
 ];
 

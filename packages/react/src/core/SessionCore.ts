@@ -151,8 +151,7 @@ export class SessionCore {
     token: string,
     nonce?: string,
   ): Promise<Record<string, string>> {
-    const bound = /^dpop$/i.test(this.snapshot.user?.token_type ?? '');
-    const dpop = bound ? await this.dpop() : null;
+    const dpop = await this.boundDPoP();
     if (dpop === null) return { Authorization: `Bearer ${token}` };
     const headers = await dpop.headers(url, method, token, nonce);
     if (headers !== null) return headers;
@@ -184,13 +183,18 @@ export class SessionCore {
     token: string,
     send: (request: Request) => Promise<Response>,
   ): Promise<Response> {
-    const bound = /^dpop$/i.test(this.snapshot.user?.token_type ?? '');
-    const dpop = bound ? await this.dpop() : null;
+    const dpop = await this.boundDPoP();
     if (dpop === null) {
       request.headers.set('Authorization', `Bearer ${token}`);
       return send(request);
     }
     return dpop.send(request, send, (sent) => this.authHeaders(sent.url, sent.method, token));
+  }
+
+  /** DPoP when the session's tokens are bound to its key (`token_type` DPoP), else null. */
+  private boundDPoP(): Promise<DPoP | null> {
+    const bound = /^dpop$/i.test(this.snapshot.user?.token_type ?? '');
+    return bound ? this.dpop() : Promise.resolve(null);
   }
 
   /** Deletes the DPoP keys of the sessions `drop` names as over; nothing when DPoP is off. */
