@@ -21,7 +21,10 @@ export class DPoPNonces {
     return `${issued}.${this.mac(issued)}`;
   }
 
-  /** When `nonce` was issued (ms), if this API issued it and it is still good; else null. */
+  /**
+   * When `nonce` was issued (ms), if this API issued it and it is still good; else null. A nonce up
+   * to 5 s in this instance's future is taken, for instances whose clocks differ a little.
+   */
   issuedAt(nonce: string): number | null {
     const [issued = '', mac = ''] = nonce.split('.');
     const expected = Buffer.from(this.mac(issued));
@@ -29,7 +32,7 @@ export class DPoPNonces {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
     const at = Number(issued);
     const age = this.now() - at;
-    return Number.isSafeInteger(at) && age >= 0 && age <= this.lifetime ? at : null;
+    return Number.isSafeInteger(at) && age >= -5_000 && age <= this.lifetime ? at : null;
   }
 
   private mac(value: string): string {

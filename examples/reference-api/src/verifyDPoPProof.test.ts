@@ -155,6 +155,18 @@ describe('verifyDPoPProof with nonces (a client clock that is off)', () => {
     );
   });
 
+  it('refuses a replay even at the last moment its nonce is good', async () => {
+    let now = Date.now();
+    const nonces = new DPoPNonces(60_000, () => now);
+    const replayCache = new MemoryReplayCache(100, () => now);
+    const proof = await signProof(key, url, token, { claims: { nonce: nonces.issue() } });
+    now += 60_000;
+    await check(proof, { nonces, replayCache, now: () => now });
+    expect(await refusal(check(proof, { nonces, replayCache, now: () => now }))).toBe(
+      'The DPoP proof was used before.',
+    );
+  });
+
   it('still refuses a replayed proof, a proof by another key, and one without iat', async () => {
     const nonces = new DPoPNonces();
     const replayCache = new MemoryReplayCache();

@@ -123,7 +123,8 @@ export async function verifyDPoPProof(proof: string, context: DPoPProofContext):
     if (typeof payload.iat !== 'number') {
       throw new DPoPProofError('The DPoP proof is too old or from the future.');
     }
-    freshUntil = issued + nonces.lifetime;
+    // Remembered a little past the nonce's last good moment, whatever the cache's rounding.
+    freshUntil = issued + nonces.lifetime + tolerance * 1000;
   } else if (
     typeof payload.iat !== 'number' ||
     payload.iat > now + tolerance ||

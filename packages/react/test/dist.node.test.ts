@@ -137,3 +137,15 @@ test('development checks are left to the app’s bundler (process.env.NODE_ENV i
     expect(readFileSync(file, 'utf8')).toContain('process.env.NODE_ENV !== "production"');
   }
 });
+
+test('shortening internal names leaves the keys oidc-client-ts reads alone (its settings)', () => {
+  // The build shortens the engine's member names (tsup.config.ts); a name oidc-client-ts also
+  // reads, such as its `stateStore` setting, would silently drop that setting.
+  const main = require.resolve('@oidc-kit/react');
+  for (const file of [main, main.replace(/\.cjs$/, '.js')]) {
+    const code = readFileSync(file, 'utf8');
+    for (const setting of ['stateStore:', 'userStore:', 'silent_redirect_uri:', 'response_mode:']) {
+      expect(code, `${setting} in ${file}`).toContain(setting);
+    }
+  }
+});

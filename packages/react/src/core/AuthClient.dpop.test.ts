@@ -4,6 +4,9 @@ import { createHash } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { createHarness, landInPopup, newStorage, stubPopup } from '../../test/support/harness';
+import { IndexedDbDPoPStore } from 'oidc-client-ts';
+import type { DPoPState } from 'oidc-client-ts';
+import { createAuthFetch } from './authFetch';
 import type { Harness } from '../../test/support/harness';
 import type { FakeProviderOptions } from '../../test/support/FakeProvider';
 
@@ -43,7 +46,8 @@ async function signedIn(
   providerOptions: FakeProviderOptions = dpopProvider,
   dpop: boolean | 'auto' = true,
 ) {
-  harness = createHarness(providerOptions);
+  // A copy: tests change their provider's options (unreachable, …), never the shared ones.
+  harness = createHarness({ ...providerOptions });
   const storage = newStorage();
   const { client } = await harness.signIn(harness.createClient({ config: { dpop } }), {
     storage,
@@ -179,7 +183,7 @@ describe('DPoP (RFC 9449) with a provider that advertises it', () => {
 
 describe('DPoP with every way of getting tokens', () => {
   test('a popup sign-in: the opener exchanges the code with a proof', async () => {
-    harness = createHarness(dpopProvider);
+    harness = createHarness({ ...dpopProvider });
     const opener = harness.createClient({ config: { dpop: true } });
     await opener.start();
     const { authorizeUrl } = stubPopup();
@@ -341,7 +345,7 @@ describe('dpop settings', () => {
   });
 
   test('off by default: no proofs even where the provider advertises DPoP', async () => {
-    harness = createHarness(dpopProvider);
+    harness = createHarness({ ...dpopProvider });
     const { client } = await harness.signIn(harness.createClient());
     expect(client.getSnapshot().user?.token_type).toBe('Bearer');
     expect(harness.provider.requests.every((request) => request.proof === null)).toBe(true);
@@ -397,4 +401,107 @@ describe('getAuthHeaders, for requests the authenticated fetch does not make', (
       htu: `${location.origin}/orders/items`,
     });
   });
+});
+
+describe('fail closed: a bound token never goes without its proof', () => {
+  test('createAuthFetch(client, origins), as documented, sends DPoP with a proof', async () => {
+    const { client } = await signedIn();
+    const authFetch = createAuthFetch(client, [harness.provider.apiOrigin]);
+    const response = await authFetch(`${harness.provider.apiOrigin}/me`);
+    expect(response.status).toBe(200);
+    expect(requestsTo('api')[0]?.authorization).toMatch(/^DPoP /);
+    expect(requestsTo('api')[0]?.proof).not.toBeNull();
+  });
+
+  test('a nonce retry after the session ended in between is not sent at all (no Bearer fallback)', async () => {
+    const { client } = await signedIn({ dpop: true, apiDpopNonce: true });
+    const original = harness.provider.fetch;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      const response = await original(input, init);
+      if (response.status === 401) await client.signOut({ redirect: false });
+      return response;
+    });
+    await expect(client.fetch(`${harness.provider.apiOrigin}/me`)).rejects.toMatchObject({
+      code: 'session_expired',
+    });
+    const calls = requestsTo('api');
+    expect(calls).toHaveLength(1);
+    expect(calls.every((call) => call.authorization?.startsWith('DPoP ') === true)).toBe(true);
+    // The sign-out stands as it was: not turned into an expiry by the failed retry.
+    expect(client.getSnapshot()).toMatchObject({
+      status: 'unauthenticated',
+      signOutReason: 'user',
+    });
+  });
+
+  test('after a reload, a bound session calls its API while the provider is unreachable', async () => {
+    const { client, storage } = await signedIn();
+    client.dispose();
+    history.replaceState(null, '', '/dashboard');
+    harness.provider.options.unreachable = true;
+    const reloaded = harness.createClient({ storage, config: { dpop: 'auto' } });
+    await reloaded.start();
+    const response = await reloaded.fetch(`${harness.provider.apiOrigin}/me`);
+    expect(response.status).toBe(200);
+    expect(requestsTo('api')[0]?.proof).not.toBeNull();
+  });
+
+  test('a bound session whose key is gone ends at its next renewal without sending its refresh token', async () => {
+    const { client } = await signedIn();
+    const refreshToken = client.getSnapshot().user?.refresh_token as string;
+    vi.stubGlobal('indexedDB', new IDBFactory());
+    await client.renew();
+    expect(harness.provider.presentations(refreshToken)).toBe(0);
+    expect(client.getSnapshot()).toMatchObject({ status: 'unauthenticated' });
+    expect(client.getSnapshot().error?.code).toBe('session_expired');
+    expect(await storedKeys()).toEqual([]);
+  });
+
+  test('an invalid_grant that carries a DPoP-Nonce (as oidc-provider sends) still ends the session', async () => {
+    const { client } = await signedIn({ dpop: true, dpopNonceOnErrors: true });
+    harness.provider.revokeAllGrants();
+    await client.renew();
+    expect(client.getSnapshot().status).toBe('unauthenticated');
+    expect(client.getSnapshot().error?.code).toBe('session_expired');
+  });
+});
+
+describe('where there is no IndexedDB (some private windows)', () => {
+  test("'auto' goes on with Bearer tokens", async () => {
+    vi.stubGlobal('indexedDB', undefined);
+    const { client } = await signedIn(dpopProvider, 'auto');
+    expect(client.getSnapshot().user?.token_type).toBe('Bearer');
+    expect(harness.provider.requests.every((request) => request.proof === null)).toBe(true);
+  });
+
+  test('true is config_invalid naming dpop, before leaving for the provider', async () => {
+    vi.stubGlobal('indexedDB', undefined);
+    harness = createHarness({ ...dpopProvider });
+    const client = harness.createClient({ config: { dpop: true } });
+    await client.start();
+    await client.signIn();
+    expect(harness.redirects).toEqual([]);
+    expect(client.getSnapshot().error).toMatchObject({ code: 'config_invalid', field: 'dpop' });
+    expect(client.getSnapshot().error?.message).toMatch(/IndexedDB/);
+  });
+});
+
+test('a new sign-in sweeps only its own client’s old keys, not those of a client whose id extends it', async () => {
+  harness = createHarness({ ...dpopProvider });
+  const store = new IndexedDbDPoPStore();
+  const other = `oidc-kit:dpop:${harness.provider.issuer}:app:admin:some-session`;
+  const stale = `oidc-kit:dpop:${harness.provider.issuer}:app:old-session`;
+  const keys = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, [
+    'sign',
+    'verify',
+  ]);
+  await store.set(other, { keys } as DPoPState);
+  await store.set(stale, { keys } as DPoPState);
+  await harness.signIn(harness.createClient({ config: { dpop: true } }), {
+    config: { dpop: true },
+  });
+  const left = await storedKeys();
+  expect(left).toContain(other);
+  expect(left).not.toContain(stale);
+  expect(left).toHaveLength(2);
 });

@@ -1,5 +1,6 @@
 import type { User, UserManager } from 'oidc-client-ts';
 import type { AuthSnapshot } from './authState';
+import { createAuthFetch } from './authFetch';
 import type { AuthFetch } from './authFetch';
 import { validateConfig } from './config';
 import type { AuthConfig, AuthOptions, ResolvedAuthConfig } from './config';
@@ -51,7 +52,7 @@ export class AuthClient {
   /** Fetch with the access token for the configured API origins; one renewal on a 401. */
   readonly fetch: AuthFetch;
 
-  private readonly stateStore = new StateStore();
+  private readonly authState = new StateStore();
   private readonly environment: AuthClientEnvironment;
   private readonly users: Users;
   private core: SessionCore | undefined;
@@ -91,14 +92,15 @@ export class AuthClient {
         (user, previous) => this.withCore((core) => core.parts.checks.checkUser(user, previous)),
         () => this.core?.storedSession() ?? null,
       ));
-    this.fetch = (input, init) => this.withCore((core) => core.parts.fetch(input, init));
+    // The client is the token source of its own fetch, as of any `createAuthFetch(client, …)`.
+    this.fetch = createAuthFetch(this, this.config.apiOrigins, environment.fetch);
   }
 
   /** The current state; the same object until something changes. */
-  getSnapshot = (): AuthSnapshot => this.stateStore.snapshot;
+  getSnapshot = (): AuthSnapshot => this.authState.snapshot;
 
   /** Calls `listener` after every change; returns the unsubscribe function. */
-  subscribe: (listener: () => void) => () => void = this.stateStore.subscribe;
+  subscribe: (listener: () => void) => () => void = this.authState.subscribe;
 
   /**
    * Idle sign-out (`idle` in the config): where it stands (`warning` with the `deadline` before
@@ -127,7 +129,7 @@ export class AuthClient {
    */
   start(): Promise<void> {
     // A disposed client stays stopped.
-    if (this.stateStore.disposed) return Promise.resolve();
+    if (this.authState.disposed) return Promise.resolve();
     this.holds += 1;
     return this.activate();
   }
@@ -178,7 +180,7 @@ export class AuthClient {
 
   /** A valid access token, renewed first when it expires within 5 seconds; null when signed out. */
   getAccessToken(): Promise<string | null> {
-    return this.withCore((core) => core.renewal.getAccessToken());
+    return this.withCore((core) => core.getAccessToken());
   }
 
   /**
@@ -197,9 +199,18 @@ export class AuthClient {
     return this.withCore((core) => core.getAuthHeaders(url, options));
   }
 
-  /** @internal Used by the authenticated fetch after a 401. */
-  renewAfterUnauthorized(rejected: string): Promise<string | null> {
-    return this.withCore((core) => core.renewal.renewAfterUnauthorized(rejected));
+  /** @internal Used by `createAuthFetch(client, …)` after a 401 (see `TokenSource`). */
+  renewAfterUnauthorized(rejected: string, response?: Response): Promise<string | null> {
+    return this.withCore((core) => core.renewAfterUnauthorized(rejected, response));
+  }
+
+  /** @internal Used by `createAuthFetch(client, …)`: Bearer, or DPoP with a proof (`TokenSource`). */
+  sendWithToken(
+    request: Request,
+    token: string,
+    send: (request: Request) => Promise<Response>,
+  ): Promise<Response> {
+    return this.withCore((core) => core.sendWithToken(request, token, send));
   }
 
   /**
@@ -212,16 +223,16 @@ export class AuthClient {
 
   /** Forgets the last error: `error` goes to `unauthenticated`, other states keep their status. */
   dismissError(): void {
-    const { status } = this.stateStore.snapshot;
-    this.stateStore.setError(status === 'error' ? 'unauthenticated' : status, null);
+    const { status } = this.authState.snapshot;
+    this.authState.setError(status === 'error' ? 'unauthenticated' : status, null);
   }
 
   /** Stops the client for good, whatever `start()` calls are unmatched, and drops every listener. */
   dispose(): void {
     this.holds = 1;
     this.stop();
-    this.stateStore.disposed = true;
-    this.stateStore.listeners.clear();
+    this.authState.disposed = true;
+    this.authState.listeners.clear();
   }
 
   /**
@@ -241,12 +252,7 @@ export class AuthClient {
   private loadedCore(): SessionCore | undefined {
     const engine = loadedEngine();
     if (this.core === undefined && engine !== undefined) {
-      this.core = new engine.SessionCore(
-        this.config,
-        this.environment,
-        this.stateStore,
-        this.users,
-      );
+      this.core = new engine.SessionCore(this.config, this.environment, this.authState, this.users);
     }
     return this.core;
   }
@@ -260,8 +266,8 @@ export class AuthClient {
     return this.withCore(run).catch((error: unknown) => {
       if (!isAuthError(error)) throw error;
       this.running = undefined;
-      const { status } = this.stateStore.snapshot;
-      this.stateStore.setError(status === 'loading' ? 'error' : status, error);
+      const { status } = this.authState.snapshot;
+      this.authState.setError(status === 'loading' ? 'error' : status, error);
     });
   }
 

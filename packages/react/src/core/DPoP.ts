@@ -12,7 +12,7 @@ const proofAlg = 'ES256';
  * DPoP (RFC 9449), a chunk of its own loaded only when `dpop` is set: whether the provider takes
  * it, a non-extractable key pair per session in IndexedDB (shared by the session's tabs, deleted
  * when the session ends), proofs for API requests with the resource server's nonce. oidc-client-ts
- * adds the proofs to token requests once `start` has set its `dpop` setting. It imports nothing of
+ * adds the proofs to token requests once `enable` has set its `dpop` setting. It imports nothing of
  * the engine at run time, so that bundlers split no chunk between the two.
  */
 export class DPoP {
@@ -22,16 +22,20 @@ export class DPoP {
   private constructor(private readonly core: SessionCore) {}
 
   /**
-   * Decides from the provider's discovery whether token requests carry proofs: yes when it
-   * advertises ES256 in `dpop_signing_alg_values_supported`, else `unsupported` (an error for
-   * `dpop: true`, Bearer tokens for `'auto'`).
+   * Why this client cannot use DPoP here, or null when it can: the provider must advertise ES256
+   * in `dpop_signing_alg_values_supported`, and the browser must have IndexedDB for the key.
    */
-  static async start(core: SessionCore): Promise<DPoP | 'unsupported'> {
+  static async missing(core: SessionCore): Promise<'indexeddb' | 'provider' | null> {
+    if (typeof indexedDB === 'undefined') return 'indexeddb';
     const metadata = (await core.userManager.metadataService.getMetadata()) as {
       dpop_signing_alg_values_supported?: unknown;
     };
     const algs = metadata.dpop_signing_alg_values_supported;
-    if (!Array.isArray(algs) || !algs.includes(proofAlg)) return 'unsupported';
+    return Array.isArray(algs) && algs.includes(proofAlg) ? null : 'provider';
+  }
+
+  /** Turns on oidc-client-ts's proofs for every token request of this client from now on. */
+  static enable(core: SessionCore): DPoP {
     enableProofs(core.userManager, { store: sessionKeyStore(core) });
     return new DPoP(core);
   }
@@ -44,8 +48,16 @@ export class DPoP {
     const prefix = keyName(core, '');
     const store = new IndexedDbDPoPStore();
     for (const key of await store.getAllKeys()) {
-      if (key.startsWith(prefix) && drop(key.slice(prefix.length))) await store.remove(key);
+      const session = key.slice(prefix.length);
+      // Another client's id may extend this one's with a colon: session ids have none.
+      if (key.startsWith(prefix) && !session.includes(':') && drop(session))
+        await store.remove(key);
     }
+  }
+
+  /** Whether the key pair of this tab's session is there (site data may have been cleared). */
+  async hasKey(): Promise<boolean> {
+    return (await sessionKeyStore(this.core).getAllKeys()).length > 0;
   }
 
   /**
@@ -135,8 +147,11 @@ function sessionKeyStore(core: SessionCore): KeyStore {
     },
     set: async (_clientId, state) => {
       const name = current();
-      // A key no session holds would bind tokens to a key that is then lost.
-      if (name === null) throw new Error('oidc-kit: no session to keep a DPoP key for');
+      // A key no session holds would bind tokens to a key that is then lost; and a session whose
+      // tokens are bound to a key that is gone must not get another one in its place.
+      const replaces =
+        !core.freshSignIn && core.bound && !(await store.getAllKeys()).includes(name ?? '');
+      if (name === null || replaces) throw new Error('oidc-kit: no DPoP key for this session');
       await store.set(name, state);
     },
     // oidc-client-ts removes the key when it removes the user; the engine deletes keys itself

@@ -53,7 +53,7 @@ export class IdleClock {
     }
     target.addEventListener('focus', onInput);
     this.undo.push(() => target.removeEventListener('focus', onInput));
-    this.undo.push(this.core.stateStore.subscribe(() => this.update()));
+    this.undo.push(this.core.authState.subscribe(() => this.update()));
     this.update();
   }
 
@@ -165,7 +165,7 @@ export class IdleClock {
     const { snapshot } = this;
     if (snapshot?.status === next?.status && snapshot?.deadline === next?.deadline) return;
     this.snapshot = next && Object.freeze(next);
-    this.core.stateStore.notify();
+    this.core.authState.notify();
   }
 
   private async end(): Promise<void> {

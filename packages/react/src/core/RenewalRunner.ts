@@ -74,7 +74,17 @@ export class RenewalRunner {
     const session = this.core.session;
     if (this.core.epoch !== epoch || session === null) return null;
     // Decided before the guard spends the refresh token: a failure here sends nothing.
-    await this.core.dpop();
+    const dpop = await this.core.dpop();
+    if (dpop !== null && this.core.bound && !(await dpop.hasKey())) {
+      // Tokens bound to a key that is gone (site data cleared) renew nothing: the session is over.
+      throw authError(
+        'session_expired',
+        process.env.NODE_ENV !== 'production' && [
+          "This session's DPoP key is gone (site data cleared?): it cannot be renewed.",
+          'The local session was cleared; its refresh token was not sent.',
+        ],
+      );
+    }
     const current = (await this.core.readStored())?.user ?? null;
     if (this.core.epoch !== epoch) return null;
     if (current === null) {

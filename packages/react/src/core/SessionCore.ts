@@ -40,7 +40,7 @@ export class SessionCore {
 
   readonly environment: AuthClientEnvironment;
 
-  readonly stateStore: StateStore;
+  readonly authState: StateStore;
 
   readonly users: Users;
 
@@ -65,7 +65,9 @@ export class SessionCore {
 
   readonly teardown: (() => void)[] = [];
 
-  private dpopDeciding: Promise<DPoP | null> | undefined;
+  private dpopDecided: Promise<DPoP | null> | undefined;
+
+  private dpopOn: Promise<DPoP> | undefined;
 
   /** Connected to the tabs and listening (between `activate()` and `deactivate()`). */
   active = false;
@@ -78,12 +80,12 @@ export class SessionCore {
   constructor(
     config: ResolvedAuthConfig,
     environment: AuthClientEnvironment,
-    stateStore: StateStore,
+    authState: StateStore,
     users: Users,
   ) {
     this.config = config;
     this.environment = environment;
-    this.stateStore = stateStore;
+    this.authState = authState;
     this.users = users;
     this.renewal = new Renewal(this);
     this.tabSession = new TabSession(this);
@@ -91,7 +93,7 @@ export class SessionCore {
   }
 
   get snapshot(): AuthSnapshot {
-    return this.stateStore.snapshot;
+    return this.authState.snapshot;
   }
 
   /**
@@ -99,51 +101,70 @@ export class SessionCore {
    * more. A core never activated is not stopped (a client may act without `start()`).
    */
   get stopped(): boolean {
-    return (!this.active && this.activation !== undefined) || this.stateStore.disposed;
+    return (!this.active && this.activation !== undefined) || this.authState.disposed;
   }
 
   /** Moves the state, which the client holds (see `StateStore.set`). */
-  set: StateStore['set'] = (...change) => this.stateStore.set(...change);
+  set: StateStore['set'] = (...change) => this.authState.set(...change);
 
   /** The `UserManager` this client drives. */
   get userManager(): UserManager {
     return this.users().manager;
   }
 
+  /** Whether this tab's session has DPoP-bound tokens (`token_type` DPoP). */
+  get bound(): boolean {
+    return /^dpop$/i.test(this.snapshot.user?.token_type ?? '');
+  }
+
   /**
-   * DPoP for this client, or null when off: decided once, before the first token request, from
-   * the config and the provider's discovery (see `DPoP.start`, a chunk loaded only when `dpop`
-   * is set). A failure (discovery unreachable, `dpop: true` unsupported) is thrown, and retried by
-   * the next call.
+   * DPoP for the next token request, or null: on for a session whose tokens are bound (whatever
+   * the config or discovery say now); else as `dpop` says, `'auto'` and `true` asking the
+   * provider's discovery once (`true` without DPoP there: `config_invalid`). A failure is thrown,
+   * and the next call asks again.
    */
   dpop(): Promise<DPoP | null> {
+    if (this.bound) return this.proofs();
     if (this.config.dpop === false) return Promise.resolve(null);
-    this.dpopDeciding ??= import('./DPoP')
-      .then(({ DPoP }) => DPoP.start(this))
-      .then((decided) => {
-        if (decided === 'unsupported' && this.config.dpop === true) {
+    this.dpopDecided ??= import('./DPoP')
+      .then(({ DPoP }) => DPoP.missing(this))
+      .then((missing) => {
+        if (missing === null) return this.proofs();
+        if (this.config.dpop === true) {
           throw authError(
             'config_invalid',
             process.env.NODE_ENV !== 'production' && [
-              `oidc-kit config: \`dpop\` is true, but ${this.config.oidc.authority} does not advertise DPoP (ES256 in dpop_signing_alg_values_supported). Enable it at the provider, or use dpop: 'auto'.`,
-              'Only its discovery document was read: nobody was signed in.',
+              missing === 'provider'
+                ? `oidc-kit config: \`dpop\` is true, but ${this.config.oidc.authority} does not advertise DPoP (ES256 in dpop_signing_alg_values_supported). Enable it at the provider, or use dpop: 'auto'.`
+                : "oidc-kit config: `dpop` is true, but this browser has no IndexedDB to keep the key in (a private window?). Use dpop: 'auto' to go on without DPoP there.",
+              'Nobody was signed in.',
             ],
             { field: 'dpop' },
           );
         }
-        return decided === 'unsupported' ? null : decided;
+        return null;
       })
       .catch((error: unknown) => {
-        this.dpopDeciding = undefined;
+        this.dpopDecided = undefined;
         throw error;
       });
-    return this.dpopDeciding;
+    return this.dpopDecided;
+  }
+
+  /** DPoP's chunk, with oidc-client-ts's proofs on for every later token request. */
+  private proofs(): Promise<DPoP> {
+    this.dpopOn ??= import('./DPoP')
+      .then(({ DPoP }) => DPoP.enable(this))
+      .catch((error: unknown) => {
+        this.dpopOn = undefined;
+        throw error;
+      });
+    return this.dpopOn;
   }
 
   /**
    * The headers that carry `token` on a `method` request to `url`: `Bearer`, or for DPoP-bound
-   * tokens `DPoP` with a proof for this request (with `nonce`, else the origin's latest). A bound
-   * session whose key pair is gone (site data cleared) is over: ended everywhere, `session_expired`.
+   * tokens `DPoP` with a proof for this request (with `nonce`, else the origin's latest).
    */
   async authHeaders(
     url: string,
@@ -151,8 +172,21 @@ export class SessionCore {
     token: string,
     nonce?: string,
   ): Promise<Record<string, string>> {
-    const dpop = await this.boundDPoP();
-    if (dpop === null) return { Authorization: `Bearer ${token}` };
+    if (!this.bound) return { Authorization: `Bearer ${token}` };
+    return this.proofHeaders(await this.proofs(), url, method, token, nonce);
+  }
+
+  /**
+   * DPoP headers for a request with `token`. A bound session whose key pair is gone (site data
+   * cleared) is over: ended everywhere, `session_expired`; nothing is sent without a proof.
+   */
+  private async proofHeaders(
+    dpop: DPoP,
+    url: string,
+    method: string,
+    token: string,
+    nonce?: string,
+  ): Promise<Record<string, string>> {
     const headers = await dpop.headers(url, method, token, nonce);
     if (headers !== null) return headers;
     const error = authError(
@@ -162,8 +196,14 @@ export class SessionCore {
         'The session was ended in every tab.',
       ],
     );
-    await this.endSession(error, true);
+    // A session that ended meanwhile (its key deleted with it) is not ended again.
+    if (this.snapshot.user?.access_token === token) await this.endSession(error, true);
     throw error;
+  }
+
+  /** A valid access token, renewed first when it expires within 5 s; null when signed out. */
+  getAccessToken(): Promise<string | null> {
+    return this.renewal.getAccessToken();
   }
 
   /** `AuthClient.getAuthHeaders`: the token renewed if it expires, then its headers for `url`. */
@@ -177,32 +217,48 @@ export class SessionCore {
     return this.authHeaders(target, options.method ?? 'GET', token, options.nonce);
   }
 
-  /** The authenticated fetch's way to send `request` with `token` (see `TokenSource`). */
+  /**
+   * The authenticated fetch's way to send `request` with `token` (see `TokenSource`). Whether
+   * the token is bound is read once: a retry goes with a proof too, or not at all.
+   */
   async sendWithToken(
     request: Request,
     token: string,
     send: (request: Request) => Promise<Response>,
   ): Promise<Response> {
-    const dpop = await this.boundDPoP();
-    if (dpop === null) {
+    if (!this.bound) {
       request.headers.set('Authorization', `Bearer ${token}`);
       return send(request);
     }
-    return dpop.send(request, send, (sent) => this.authHeaders(sent.url, sent.method, token));
+    const dpop = await this.proofs();
+    return dpop.send(request, send, (sent) =>
+      this.proofHeaders(dpop, sent.url, sent.method, token),
+    );
   }
 
-  /** DPoP when the session's tokens are bound to its key (`token_type` DPoP), else null. */
-  private boundDPoP(): Promise<DPoP | null> {
-    const bound = /^dpop$/i.test(this.snapshot.user?.token_type ?? '');
-    return bound ? this.dpop() : Promise.resolve(null);
+  /**
+   * After a 401 from an API for `rejected`: a newer token (see `Renewal`), or null when the 401
+   * asks for a DPoP nonce again, which is no fault of the token.
+   */
+  renewAfterUnauthorized(rejected: string, response?: Response): Promise<string | null> {
+    return /\buse_dpop_nonce\b/.test(response?.headers.get('WWW-Authenticate') ?? '')
+      ? Promise.resolve(null)
+      : this.renewal.renewAfterUnauthorized(rejected);
   }
 
   /** Deletes the DPoP keys of the sessions `drop` names as over; nothing when DPoP is off. */
   async forgetKeys(drop: (session: string) => boolean): Promise<void> {
-    if (this.config.dpop === false) return;
-    const { DPoP } = await import('./DPoP');
-    // Best effort: a key left behind binds tokens no tab holds any more.
-    await DPoP.forgetKeys(this, drop).catch(() => undefined);
+    if (this.config.dpop === false && !this.bound) return;
+    // Best effort, and never for longer than a request may take: a key left behind binds tokens
+    // no tab holds any more; a sign-out must not wait on a chunk or a stuck IndexedDB.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      import('./DPoP')
+        .then(({ DPoP }) => DPoP.forgetKeys(this, drop))
+        .catch(() => undefined)
+        .finally(() => clearTimeout(timer)),
+      new Promise((resolve) => (timer = setTimeout(resolve, this.config.timeout))),
+    ]);
   }
 
   async bookSession(session: string, user: User): Promise<void> {

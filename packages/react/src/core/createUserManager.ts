@@ -1,10 +1,20 @@
 import { InMemoryWebStorage, UserManager, WebStorageStateStore } from 'oidc-client-ts';
-import type { UserManagerSettings } from 'oidc-client-ts';
+import type { INavigator, NavigateResponse, UserManagerSettings } from 'oidc-client-ts';
 import type { AuthClientEnvironment } from './clientOptions';
 import { browserStorage } from './browserStorage';
 import { CheckedUserStore } from './CheckedUserStore';
 import type { UserCheck } from './CheckedUserStore';
 import type { ResolvedAuthConfig } from './config';
+
+/** An oidc-client-ts navigator that goes to a URL with `navigate` (see `AuthClientEnvironment`). */
+function navigatorFor(
+  navigate: (params: { url: string }) => Promise<NavigateResponse>,
+): INavigator {
+  return {
+    prepare: async () => ({ navigate, close: () => undefined }),
+    callback: async () => undefined,
+  };
+}
 
 /**
  * The `UserManager` the engine drives, with oidc-kit's checked user store: built from the config,
@@ -51,28 +61,13 @@ export function createUserManager(
   };
   const { redirect, silentFrame } = environment;
   const redirectNavigator =
-    redirect === undefined
-      ? undefined
-      : {
-          prepare: async () => ({
-            navigate: async ({ url }: { url: string }) => {
-              redirect(url);
-              return new Promise<never>(() => undefined);
-            },
-            close: () => undefined,
-          }),
-          callback: async () => undefined,
-        };
+    redirect &&
+    navigatorFor(async ({ url }) => {
+      redirect(url);
+      return new Promise<never>(() => undefined);
+    });
   const frameNavigator =
-    silentFrame === undefined
-      ? undefined
-      : {
-          prepare: async () => ({
-            navigate: async ({ url }: { url: string }) => ({ url: await silentFrame(url) }),
-            close: () => undefined,
-          }),
-          callback: async () => undefined,
-        };
+    silentFrame && navigatorFor(async ({ url }) => ({ url: await silentFrame(url) }));
   return {
     manager: new UserManager(settings, redirectNavigator, undefined, frameNavigator),
     store,

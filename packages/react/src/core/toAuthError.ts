@@ -41,6 +41,15 @@ function fallbackTexts(operation: AuthOperation): readonly [message: string, han
   }
 }
 
+function parseObject(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
 function field(value: unknown, name: string): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const found = (value as Record<string, unknown>)[name];
@@ -55,6 +64,14 @@ export function toAuthError(cause: unknown, operation: AuthOperation): AuthError
   if (isAuthError(cause)) return cause;
   const name = field(cause, 'name');
   const message = field(cause, 'message') ?? String(cause);
+  if (name === 'ErrorDPoPNonce') {
+    // oidc-client-ts reports any refusal that carries a DPoP-Nonce header this way, the answer's
+    // body as the message: an invalid_grant among them still ends the session.
+    const answer = parseObject(message);
+    if (typeof answer?.error === 'string' && answer.error !== 'use_dpop_nonce') {
+      return toAuthError({ ...answer, name: 'ErrorResponse', cause }, operation);
+    }
+  }
 
   if (name === 'ErrorTimeout') {
     return authError(

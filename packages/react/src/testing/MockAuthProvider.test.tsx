@@ -83,6 +83,20 @@ describe('MockAuthProvider', () => {
       ['https://api.example.com/me', { method: 'POST' }],
     ]);
     expect(await createMockAuthClient().getAuthHeaders('/me')).toBeNull();
+    // Its fetch sends what getAuthHeaders says.
+    const seen: Request[] = [];
+    const viaFetch = createMockAuthClient({
+      user: createTestUser({ dpop: true }),
+      fetch: async (input) => {
+        seen.push(input as Request);
+        return new Response('{}');
+      },
+    });
+    await viaFetch.fetch('/orders');
+    expect(seen[0]?.headers.get('Authorization')).toBe(
+      `DPoP ${viaFetch.getSnapshot().user?.access_token}`,
+    );
+    expect(seen[0]?.headers.get('DPoP')).toBe('mock-dpop-proof');
   });
 
   test('its fetch sends the test user’s token to the page’s origin only', async () => {

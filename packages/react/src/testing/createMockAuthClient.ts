@@ -60,7 +60,8 @@ export interface MockAuthClient extends AuthContextValue {
   readonly getAccessToken: Spy<[], Promise<string | null>>;
   /**
    * `Authorization: Bearer <token>`; for a user whose `token_type` is `DPoP`,
-   * `Authorization: DPoP <token>` and `DPoP: mock-dpop-proof` (no crypto in the mock).
+   * `Authorization: DPoP <token>` and `DPoP: mock-dpop-proof` (no crypto in the mock). The mock's
+   * `fetch` sends the same.
    */
   readonly getAuthHeaders: Spy<
     [url: string, options?: AuthHeadersOptions],
@@ -78,6 +79,13 @@ export interface MockAuthClient extends AuthContextValue {
     error?: AuthError | null;
     signOutReason?: SignOutReason | null;
   }): void;
+}
+
+/** The mock's headers for `token`: DPoP with a stand-in proof for a DPoP user, else Bearer. */
+function headersFor(user: User, token: string): Record<string, string> {
+  return /^dpop$/i.test(user.token_type)
+    ? { Authorization: `DPoP ${token}`, DPoP: 'mock-dpop-proof' }
+    : { Authorization: `Bearer ${token}` };
 }
 
 function snapshotOf(
@@ -176,17 +184,8 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
     ),
     renew: spy(async () => snapshot.user),
     getAccessToken,
-    getAuthHeaders: spy(
-      async (
-        _url: string,
-        _options?: AuthHeadersOptions,
-      ): Promise<Record<string, string> | null> => {
-        const user = snapshot.user;
-        if (user === null) return null;
-        return /^dpop$/i.test(user.token_type)
-          ? { Authorization: `DPoP ${user.access_token}`, DPoP: 'mock-dpop-proof' }
-          : { Authorization: `Bearer ${user.access_token}` };
-      },
+    getAuthHeaders: spy(async (_url: string, _options?: AuthHeadersOptions) =>
+      snapshot.user === null ? null : headersFor(snapshot.user, snapshot.user.access_token),
     ),
     dismissError: spy(() =>
       set({
@@ -196,7 +195,15 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
     ),
     readRoles: options.readRoles ?? rolesClaim,
     fetch: createAuthFetch(
-      { getAccessToken: () => getAccessToken(), renewAfterUnauthorized: async () => null },
+      {
+        getAccessToken: () => getAccessToken(),
+        renewAfterUnauthorized: async () => null,
+        sendWithToken: (request, token, send) => {
+          const headers = snapshot.user === null ? {} : headersFor(snapshot.user, token);
+          for (const [name, value] of Object.entries(headers)) request.headers.set(name, value);
+          return send(request);
+        },
+      },
       options.apiOrigins ?? (origin === undefined ? [] : [origin]),
       options.fetch,
     ),

@@ -67,6 +67,8 @@ export interface FakeProviderOptions {
   dpopNonce?: boolean;
   /** The API asks for its nonce in proofs (401 `use_dpop_nonce` first). */
   apiDpopNonce?: boolean;
+  /** Every refusal of the token endpoint carries a fresh `DPoP-Nonce`, as oidc-provider's do. */
+  dpopNonceOnErrors?: boolean;
 }
 
 /** A DPoP proof as the fake provider read it. */
@@ -286,7 +288,7 @@ export class FakeProvider {
           this.options.loseNextRefreshResponse = false;
           throw new TypeError('Failed to fetch');
         }
-        return answer;
+        return this.withNonceOnError(answer);
       }
       case 'revoke':
         this.revoke(body?.get('token') ?? '');
@@ -335,6 +337,13 @@ export class FakeProvider {
       });
     }
     return answer();
+  }
+
+  private withNonceOnError(answer: Response): Response {
+    if (this.options.dpopNonceOnErrors !== true || answer.ok) return answer;
+    const headers = new Headers(answer.headers);
+    headers.set('DPoP-Nonce', `fresh-${random()}`);
+    return new Response(answer.body, { status: answer.status, headers });
   }
 
   /** Reads a request's DPoP proof: its signature by the key it carries, and its claims. */
