@@ -102,6 +102,7 @@ const internalMembers = [
   'proofHeaders',
   'hasKey',
   'forgetKeys',
+  'presenter',
   'nonces',
 ];
 

@@ -180,7 +180,7 @@ export class AuthClient {
 
   /** A valid access token, renewed first when it expires within 5 seconds; null when signed out. */
   getAccessToken(): Promise<string | null> {
-    return this.withCore((core) => core.getAccessToken());
+    return this.withCore((core) => core.renewal.getAccessToken());
   }
 
   /**
@@ -196,12 +196,12 @@ export class AuthClient {
     url: string,
     options?: AuthHeadersOptions,
   ): Promise<Record<string, string> | null> {
-    return this.withCore((core) => core.getAuthHeaders(url, options));
+    return this.withCore((core) => core.presenter.getAuthHeaders(url, options));
   }
 
   /** @internal Used by `createAuthFetch(client, …)` after a 401 (see `TokenSource`). */
   renewAfterUnauthorized(rejected: string, response?: Response): Promise<string | null> {
-    return this.withCore((core) => core.renewAfterUnauthorized(rejected, response));
+    return this.withCore((core) => core.presenter.renewAfterUnauthorized(rejected, response));
   }
 
   /** @internal Used by `createAuthFetch(client, …)`: Bearer, or DPoP with a proof (`TokenSource`). */
@@ -210,7 +210,7 @@ export class AuthClient {
     token: string,
     send: (request: Request) => Promise<Response>,
   ): Promise<Response> {
-    return this.withCore((core) => core.sendWithToken(request, token, send));
+    return this.withCore((core) => core.presenter.sendWithToken(request, token, send));
   }
 
   /**

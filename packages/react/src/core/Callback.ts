@@ -59,7 +59,7 @@ export class Callback {
       returnTo = safeReturnTo(data?.returnTo, this.core.origin());
       const issuer = await assertIssuer(this.core);
       await this.core.parts.checks.checkCallbackIssuer(url, params, issuer);
-      await this.core.dpop();
+      await this.core.presenter.dpop();
       const user = await this.core.parts.signIn.exchangeFresh(() =>
         this.core.userManager.signinCallback(url),
       );

@@ -150,7 +150,9 @@ function sessionKeyStore(core: SessionCore): KeyStore {
       // A key no session holds would bind tokens to a key that is then lost; and a session whose
       // tokens are bound to a key that is gone must not get another one in its place.
       const replaces =
-        !core.freshSignIn && core.bound && !(await store.getAllKeys()).includes(name ?? '');
+        !core.freshSignIn &&
+        core.presenter.bound &&
+        !(await store.getAllKeys()).includes(name ?? '');
       if (name === null || replaces) throw new Error('oidc-kit: no DPoP key for this session');
       await store.set(name, state);
     },

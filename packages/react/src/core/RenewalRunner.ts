@@ -74,8 +74,8 @@ export class RenewalRunner {
     const session = this.core.session;
     if (this.core.epoch !== epoch || session === null) return null;
     // Decided before the guard spends the refresh token: a failure here sends nothing.
-    const dpop = await this.core.dpop();
-    if (dpop !== null && this.core.bound && !(await dpop.hasKey())) {
+    const dpop = await this.core.presenter.dpop();
+    if (dpop !== null && this.core.presenter.bound && !(await dpop.hasKey())) {
       // Tokens bound to a key that is gone (site data cleared) renew nothing: the session is over.
       throw authError(
         'session_expired',

@@ -2,13 +2,11 @@ import { OidcClient } from 'oidc-client-ts';
 import type { User, UserManager } from 'oidc-client-ts';
 import { isCallback, isSignOutReturn } from './arrival';
 import type { AuthSnapshot } from './authState';
-import type { AuthClientEnvironment, AuthHeadersOptions } from './clientOptions';
+import type { AuthClientEnvironment } from './clientOptions';
 import { browserStorage } from './browserStorage';
 import type { CheckedUserStore } from './CheckedUserStore';
 import type { StoredUser } from './CheckedUserStore';
 import type { ResolvedAuthConfig } from './config';
-import type { DPoP } from './DPoP';
-import { authError } from './errors';
 import type { AuthError } from './errors';
 import { createParts } from './parts';
 import type { Parts } from './parts';
@@ -17,6 +15,7 @@ import { SessionRecords, tokenId } from './sessionRecord';
 import type { StateStore } from './stateStore';
 import type { IdleClock } from './IdleClock';
 import { TabSession } from './TabSession';
+import { TokenPresenter } from './TokenPresenter';
 import { withLock } from './tabSync';
 import type { TabSync } from './tabSync';
 import { WallClockTimer } from './wallClockTimer';
@@ -34,6 +33,7 @@ export class SessionCore {
   readonly renewal: Renewal;
   readonly tabSession: TabSession;
   readonly parts: Parts;
+  readonly presenter: TokenPresenter;
 
   /** The validated configuration, with defaults. */
   readonly config: ResolvedAuthConfig;
@@ -65,10 +65,6 @@ export class SessionCore {
 
   readonly teardown: (() => void)[] = [];
 
-  private dpopDecided: Promise<DPoP | null> | undefined;
-
-  private dpopOn: Promise<DPoP> | undefined;
-
   /** Connected to the tabs and listening (between `activate()` and `deactivate()`). */
   active = false;
 
@@ -90,6 +86,7 @@ export class SessionCore {
     this.renewal = new Renewal(this);
     this.tabSession = new TabSession(this);
     this.parts = createParts(this);
+    this.presenter = new TokenPresenter(this);
   }
 
   get snapshot(): AuthSnapshot {
@@ -110,155 +107,6 @@ export class SessionCore {
   /** The `UserManager` this client drives. */
   get userManager(): UserManager {
     return this.users().manager;
-  }
-
-  /** Whether this tab's session has DPoP-bound tokens (`token_type` DPoP). */
-  get bound(): boolean {
-    return /^dpop$/i.test(this.snapshot.user?.token_type ?? '');
-  }
-
-  /**
-   * DPoP for the next token request, or null: on for a session whose tokens are bound (whatever
-   * the config or discovery say now); else as `dpop` says, `'auto'` and `true` asking the
-   * provider's discovery once (`true` without DPoP there: `config_invalid`). A failure is thrown,
-   * and the next call asks again.
-   */
-  dpop(): Promise<DPoP | null> {
-    if (this.bound) return this.proofs();
-    if (this.config.dpop === false) return Promise.resolve(null);
-    this.dpopDecided ??= import('./DPoP')
-      .then(({ DPoP }) => DPoP.missing(this))
-      .then((missing) => {
-        if (missing === null) return this.proofs();
-        if (this.config.dpop === true) {
-          throw authError(
-            'config_invalid',
-            process.env.NODE_ENV !== 'production' && [
-              missing === 'provider'
-                ? `oidc-kit config: \`dpop\` is true, but ${this.config.oidc.authority} does not advertise DPoP (ES256 in dpop_signing_alg_values_supported). Enable it at the provider, or use dpop: 'auto'.`
-                : "oidc-kit config: `dpop` is true, but this browser has no IndexedDB to keep the key in (a private window?). Use dpop: 'auto' to go on without DPoP there.",
-              'Nobody was signed in.',
-            ],
-            { field: 'dpop' },
-          );
-        }
-        return null;
-      })
-      .catch((error: unknown) => {
-        this.dpopDecided = undefined;
-        throw error;
-      });
-    return this.dpopDecided;
-  }
-
-  /** DPoP's chunk, with oidc-client-ts's proofs on for every later token request. */
-  private proofs(): Promise<DPoP> {
-    this.dpopOn ??= import('./DPoP')
-      .then(({ DPoP }) => DPoP.enable(this))
-      .catch((error: unknown) => {
-        this.dpopOn = undefined;
-        throw error;
-      });
-    return this.dpopOn;
-  }
-
-  /**
-   * The headers that carry `token` on a `method` request to `url`: `Bearer`, or for DPoP-bound
-   * tokens `DPoP` with a proof for this request (with `nonce`, else the origin's latest).
-   */
-  async authHeaders(
-    url: string,
-    method: string,
-    token: string,
-    nonce?: string,
-  ): Promise<Record<string, string>> {
-    if (!this.bound) return { Authorization: `Bearer ${token}` };
-    return this.proofHeaders(await this.proofs(), url, method, token, nonce);
-  }
-
-  /**
-   * DPoP headers for a request with `token`. A bound session whose key pair is gone (site data
-   * cleared) is over: ended everywhere, `session_expired`; nothing is sent without a proof.
-   */
-  private async proofHeaders(
-    dpop: DPoP,
-    url: string,
-    method: string,
-    token: string,
-    nonce?: string,
-  ): Promise<Record<string, string>> {
-    const headers = await dpop.headers(url, method, token, nonce);
-    if (headers !== null) return headers;
-    const error = authError(
-      'session_expired',
-      process.env.NODE_ENV !== 'production' && [
-        "This session's DPoP key is gone (site data cleared?): its tokens are useless.",
-        'The session was ended in every tab.',
-      ],
-    );
-    // A session that ended meanwhile (its key deleted with it) is not ended again.
-    if (this.snapshot.user?.access_token === token) await this.endSession(error, true);
-    throw error;
-  }
-
-  /** A valid access token, renewed first when it expires within 5 s; null when signed out. */
-  getAccessToken(): Promise<string | null> {
-    return this.renewal.getAccessToken();
-  }
-
-  /** `AuthClient.getAuthHeaders`: the token renewed if it expires, then its headers for `url`. */
-  async getAuthHeaders(
-    url: string,
-    options: AuthHeadersOptions = {},
-  ): Promise<Record<string, string> | null> {
-    const token = await this.renewal.getAccessToken();
-    if (token === null) return null;
-    const target = new URL(url, globalThis.location?.href).href;
-    return this.authHeaders(target, options.method ?? 'GET', token, options.nonce);
-  }
-
-  /**
-   * The authenticated fetch's way to send `request` with `token` (see `TokenSource`). Whether
-   * the token is bound is read once: a retry goes with a proof too, or not at all.
-   */
-  async sendWithToken(
-    request: Request,
-    token: string,
-    send: (request: Request) => Promise<Response>,
-  ): Promise<Response> {
-    if (!this.bound) {
-      request.headers.set('Authorization', `Bearer ${token}`);
-      return send(request);
-    }
-    const dpop = await this.proofs();
-    return dpop.send(request, send, (sent) =>
-      this.proofHeaders(dpop, sent.url, sent.method, token),
-    );
-  }
-
-  /**
-   * After a 401 from an API for `rejected`: a newer token (see `Renewal`), or null when the 401
-   * asks for a DPoP nonce again, which is no fault of the token.
-   */
-  renewAfterUnauthorized(rejected: string, response?: Response): Promise<string | null> {
-    return /\buse_dpop_nonce\b/.test(response?.headers.get('WWW-Authenticate') ?? '')
-      ? Promise.resolve(null)
-      : this.renewal.renewAfterUnauthorized(rejected);
-  }
-
-  /** Deletes the DPoP keys of the sessions `drop` names as over; nothing when DPoP is off. */
-  async forgetKeys(drop: (session: string) => boolean): Promise<void> {
-    if (this.config.dpop === false && !this.bound) return;
-    // Best effort, and never for longer than a request may take: a key left behind binds tokens
-    // no tab holds any more; a sign-out must not wait on a chunk or a stuck IndexedDB.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      import('./DPoP')
-        .then(({ DPoP }) => DPoP.forgetKeys(this, drop))
-        .catch(() => undefined)
-        .finally(() => clearTimeout(timer)),
-      new Promise((resolve) => (timer = setTimeout(resolve, this.config.timeout))),
-    ]);
   }
 
   async bookSession(session: string, user: User): Promise<void> {
@@ -288,7 +136,7 @@ export class SessionCore {
   async endSession(error: AuthError, everywhere: boolean): Promise<void> {
     const ended = this.leave();
     await this.clearUser();
-    if (everywhere) await this.forgetKeys((session) => session === ended);
+    if (everywhere) await this.presenter.forgetKeys((session) => session === ended);
     if (everywhere && ended !== null) {
       this.records().remove(ended);
       this.tabs?.post({ type: 'signed-out', session: ended, reason: 'session_expired' });

@@ -42,7 +42,7 @@ export class SignIn {
     try {
       await assertIssuer(this.core);
       // Before the provider is asked anything: `dpop: true` with a provider without DPoP fails here.
-      await this.core.dpop();
+      await this.core.presenter.dpop();
       if (options.popup === true) {
         // Without this, a popup the user closes leaves sign-in waiting forever.
         const user = await this.exchangeFresh(() =>
@@ -103,7 +103,7 @@ export class SignIn {
     this.core.incoming = null;
     this.core.session = session;
     // One session a client: the key pairs of sessions before this one bind nothing any tab keeps.
-    await this.core.forgetKeys((other) => other !== session);
+    await this.core.presenter.forgetKeys((other) => other !== session);
     await this.core.withNamedLock('renew', () => this.core.bookSession(session, user));
     this.core.signedIn(user);
     this.core.parts.sharing.announce('signed-in', user);

@@ -35,7 +35,7 @@ export class SignOut {
     this.core.set('signing-out', null, null);
     await this.core.clearUser();
     this.core.records().remove(ended);
-    await this.core.forgetKeys((session) => session === ended);
+    await this.core.presenter.forgetKeys((session) => session === ended);
     if (ended !== null) {
       this.core.tabs?.post({
         type: 'signed-out',
