@@ -66,20 +66,6 @@ export class TokenPresenter {
   }
 
   /**
-   * The headers that carry `token` on a `method` request to `url`: `Bearer`, or for DPoP-bound
-   * tokens `DPoP` with a proof for this request (with `nonce`, else the origin's latest).
-   */
-  async authHeaders(
-    url: string,
-    method: string,
-    token: string,
-    nonce?: string,
-  ): Promise<Record<string, string>> {
-    if (!this.bound) return { Authorization: `Bearer ${token}` };
-    return this.proofHeaders(await this.proofs(), url, method, token, nonce);
-  }
-
-  /**
    * DPoP headers for a request with `token`. A bound session whose key pair is gone (site data
    * cleared) is over: ended everywhere, `session_expired`; nothing is sent without a proof.
    */
@@ -104,15 +90,21 @@ export class TokenPresenter {
     throw error;
   }
 
-  /** `AuthClient.getAuthHeaders`: the token renewed if it expires, then its headers for `url`. */
+  /**
+   * `AuthClient.getAuthHeaders`: the token renewed if it expires, then the headers that carry it
+   * on a request to `url`: `Bearer`, or for DPoP-bound tokens `DPoP` with a proof for this request
+   * (with `options.nonce`, else the origin's latest).
+   */
   async getAuthHeaders(
     url: string,
     options: AuthHeadersOptions = {},
   ): Promise<Record<string, string> | null> {
     const token = await this.core.renewal.getAccessToken();
     if (token === null) return null;
+    if (!this.bound) return { Authorization: `Bearer ${token}` };
     const target = new URL(url, globalThis.location?.href).href;
-    return this.authHeaders(target, options.method ?? 'GET', token, options.nonce);
+    const method = options.method ?? 'GET';
+    return this.proofHeaders(await this.proofs(), target, method, token, options.nonce);
   }
 
   /**

@@ -9,8 +9,8 @@ import { UserChecks } from './UserChecks';
 
 /**
  * The engine's parts that act on the session (sign-in, the callback, sign-out, how a renewal runs
- * and its guard, the ID-token checks, sharing between tabs), built by
- * and for one `SessionCore`. They reach each other through `core.parts`.
+ * and its guard, the ID-token checks, sharing between tabs), built by and for one `SessionCore`.
+ * They reach each other through `core.parts`.
  */
 export function createParts(core: SessionCore) {
   return {
