@@ -1,5 +1,6 @@
-import { useCallback, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
 import { useAuthClient } from './useAuthClient';
+import { useSecondClock } from './useSecondClock';
 
 /** What {@link useIdle} returns. */
 export interface IdleState {
@@ -13,9 +14,6 @@ export interface IdleState {
   /** Keeps the session, in every tab, and closes the warning everywhere. */
   stay(): void;
 }
-
-const currentSecond = () => Math.floor(Date.now() / 1000) * 1000;
-const noClock = () => 0;
 
 /**
  * Idle sign-out (`idle` in the config), for a warning of your own: re-renders when the warning
@@ -33,16 +31,8 @@ export function useIdle(): IdleState {
     idle.getSnapshot,
   );
   const ticking = status === 'warning';
-  const subscribe = useCallback(
-    (tick: () => void) => {
-      if (!ticking) return () => undefined;
-      const timer = setInterval(tick, 1000);
-      return () => clearInterval(timer);
-    },
-    [ticking],
-  );
   // The clock, to the second, during the warning only.
-  const now = useSyncExternalStore(subscribe, ticking ? currentSecond : noClock, noClock);
+  const now = useSecondClock(ticking) * 1000;
   return {
     status,
     remaining: ticking && deadline !== null ? Math.max(0, deadline - now) : Infinity,

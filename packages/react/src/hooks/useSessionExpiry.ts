@@ -1,4 +1,4 @@
-import { useCallback, useSyncExternalStore } from 'react';
+import { useSecondClock } from './useSecondClock';
 import { useSelectedAuthState } from './useSelectedAuthState';
 
 /** What {@link useSessionExpiry} returns. */
@@ -10,9 +10,6 @@ export interface SessionExpiry {
   /** Whether fewer than `threshold` seconds are left. */
   isExpiring: boolean;
 }
-
-const currentSecond = () => Math.floor(Date.now() / 1000);
-const noClock = () => 0;
 
 /**
  * The access token's expiry, ticking every second while signed in. Renewal moves it forward.
@@ -26,15 +23,7 @@ export function useSessionExpiry(threshold = 60): SessionExpiry {
     (state) => state.user?.expires_at ?? null,
   );
   const ticking = expiresAt !== null;
-  const subscribe = useCallback(
-    (tick: () => void) => {
-      if (!ticking) return () => undefined;
-      const timer = setInterval(tick, 1000);
-      return () => clearInterval(timer);
-    },
-    [ticking],
-  );
-  const now = useSyncExternalStore(subscribe, ticking ? currentSecond : noClock, noClock);
+  const now = useSecondClock(ticking);
   if (expiresAt === null || now === 0) {
     return { expiresAt: null, secondsLeft: null, isExpiring: false };
   }
