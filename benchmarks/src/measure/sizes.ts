@@ -47,6 +47,7 @@ const appExternals = ['react', 'react-dom', 'react-router', 'react/jsx-runtime']
  */
 const libraryExternals = ['oidc-client-ts', 'jwt-decode', 'jose'];
 const entriesDir = join(outDir, 'size-entries');
+const packageDir = join(benchDir, '..', 'packages', 'react');
 
 function entryFile(name: string, contents: string): string {
   mkdirSync(entriesDir, { recursive: true });
@@ -55,8 +56,12 @@ function entryFile(name: string, contents: string): string {
   return path;
 }
 
-async function measure(entry: string, oidcExternal: boolean): Promise<Size> {
-  const result = await build({
+/**
+ * Builds `entry` for the browser as an app's bundler would, in memory; `from` picks where
+ * @oidc-kit/react comes from: its built `dist` (through its package exports) or its source.
+ */
+function bundle(entry: string, oidcExternal: boolean, from: 'dist' | 'source' = 'dist') {
+  return build({
     absWorkingDir: benchDir,
     entryPoints: [entry],
     bundle: true,
@@ -66,10 +71,11 @@ async function measure(entry: string, oidcExternal: boolean): Promise<Size> {
     target: 'es2022',
     // Dynamic imports become chunks of their own, as an app's bundler (Vite, webpack) makes them.
     splitting: true,
-    outdir: join(outDir, 'size-build'),
+    outdir: join(outDir, from === 'dist' ? 'size-build' : 'size-source-build'),
     write: false,
     metafile: true,
     jsx: 'automatic',
+    ...(from === 'source' && { alias: { '@oidc-kit/react': join(packageDir, 'src', 'index.ts') } }),
     external: oidcExternal ? [...appExternals, ...libraryExternals] : appExternals,
     define: {
       'process.env.NODE_ENV': '"production"',
@@ -78,11 +84,12 @@ async function measure(entry: string, oidcExternal: boolean): Promise<Size> {
     },
     logLevel: 'silent',
   });
-  const files = new Map(result.outputFiles.map((file) => [relative(benchDir, file.path), file]));
-  const outputs: Metafile['outputs'] = result.metafile.outputs;
+}
+
+/** The entry chunk and the chunks it imports statically: they load up front, the rest on demand. */
+function upFrontOf(outputs: Metafile['outputs'], entry: string): Set<string> {
   const entryOutput = Object.keys(outputs).find((path) => outputs[path]?.entryPoint !== undefined);
   if (entryOutput === undefined) throw new Error(`no entry output for ${entry}`);
-  // The entry chunk and the chunks it imports statically load up front; the rest on demand.
   const upFront = new Set<string>();
   const visit = (path: string) => {
     if (upFront.has(path)) return;
@@ -94,6 +101,13 @@ async function measure(entry: string, oidcExternal: boolean): Promise<Size> {
     }
   };
   visit(entryOutput);
+  return upFront;
+}
+
+async function measure(entry: string, oidcExternal: boolean): Promise<Size> {
+  const result = await bundle(entry, oidcExternal);
+  const files = new Map(result.outputFiles.map((file) => [relative(benchDir, file.path), file]));
+  const upFront = upFrontOf(result.metafile.outputs, entry);
   const size: Size = {
     min: 0,
     gzip: 0,
@@ -127,8 +141,6 @@ async function measure(entry: string, oidcExternal: boolean): Promise<Size> {
   return size;
 }
 
-const packageDir = join(benchDir, '..', 'packages', 'react');
-
 /**
  * The typical entry built as above, but from @oidc-kit/react's source instead of its `dist`, so
  * the bundler can say which source file each minified byte comes from. Gzip sizes do not add up
@@ -137,41 +149,9 @@ const packageDir = join(benchDir, '..', 'packages', 'react');
  * bigger than the rows above.
  */
 async function sourceBreakdown(entry: string): Promise<SourceChunk[]> {
-  const result = await build({
-    absWorkingDir: benchDir,
-    entryPoints: [entry],
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    splitting: true,
-    outdir: join(outDir, 'size-source-build'),
-    write: false,
-    metafile: true,
-    jsx: 'automatic',
-    alias: { '@oidc-kit/react': join(packageDir, 'src', 'index.ts') },
-    external: [...appExternals, ...libraryExternals],
-    define: {
-      'process.env.NODE_ENV': '"production"',
-      __OIDC_AUTHORITY__: '"https://login.example.com"',
-      __OIDC_CLIENT_ID__: '"web"',
-    },
-    logLevel: 'silent',
-  });
+  const result = await bundle(entry, true, 'source');
   const outputs: Metafile['outputs'] = result.metafile.outputs;
-  const entryOutput = Object.keys(outputs).find((path) => outputs[path]?.entryPoint !== undefined);
-  const upFront = new Set<string>();
-  const visit = (path: string) => {
-    if (upFront.has(path)) return;
-    upFront.add(path);
-    for (const dependency of outputs[path]?.imports ?? []) {
-      if (dependency.kind === 'import-statement' && dependency.external !== true) {
-        visit(dependency.path);
-      }
-    }
-  };
-  if (entryOutput !== undefined) visit(entryOutput);
+  const upFront = upFrontOf(outputs, entry);
   const chunks = new Map<string, { gzip: number; files: Map<string, number> }>();
   for (const file of result.outputFiles) {
     const path = relative(benchDir, file.path);
