@@ -3,6 +3,7 @@ import { createHarness, newStorage } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
 import type { AuthClient } from './AuthClient';
 import { createLockManager } from '../../test/support/createLockManager';
+import { laggingViews } from '../../test/support/laggingViews';
 
 let harness: Harness;
 afterEach(() => {
@@ -11,37 +12,6 @@ afterEach(() => {
 });
 
 const defaultIdle = { timeout: 60_000, warning: 20_000 };
-
-/**
- * Two tabs' views of the shared storage in which each tab sees the other's writes of the idle
- * record `lag` ms late: a write may reach another tab's process after a lock does (browsers order
- * neither against the other).
- */
-function laggingIdleRecord(shared: Storage, lag: number): [Storage, Storage] {
-  const views = [new Map<string, string | null>(), new Map<string, string | null>()];
-  const isIdle = (key: string) => key.startsWith('oidc-kit:idle:');
-  const view = (tab: 0 | 1): Storage =>
-    ({
-      get length() {
-        return shared.length;
-      },
-      key: (index: number) => shared.key(index),
-      clear: () => shared.clear(),
-      getItem: (key: string) =>
-        isIdle(key) ? (views[tab]?.get(key) ?? null) : shared.getItem(key),
-      setItem: (key: string, value: string) => {
-        if (!isIdle(key)) return shared.setItem(key, value);
-        views[tab]?.set(key, value);
-        setTimeout(() => views[1 - tab]?.set(key, value), lag);
-      },
-      removeItem: (key: string) => {
-        if (!isIdle(key)) return shared.removeItem(key);
-        views[tab]?.delete(key);
-        setTimeout(() => views[1 - tab]?.delete(key), lag);
-      },
-    }) as Storage;
-  return [view(0), view(1)];
-}
 
 /** Two signed-in tabs with idle sign-out, each with its own input, on a fake clock. */
 async function twoTabs(
@@ -55,7 +25,9 @@ async function twoTabs(
   // The tabs' own Web Locks: a tab that left for the provider's logout holds the idle lock a while.
   const locks = createLockManager();
   const views =
-    options.lag === undefined ? undefined : laggingIdleRecord(harness.shared, options.lag);
+    options.lag === undefined
+      ? undefined
+      : laggingViews(harness.shared, options.lag, (key) => key.startsWith('oidc-kit:idle:'));
   const firstStorage = newStorage();
   const { client: first } = await harness.signIn(harness.createClient({ config: { idle } }), {
     config: { idle },

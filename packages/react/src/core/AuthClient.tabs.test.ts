@@ -3,6 +3,7 @@ import { copyStorage, createHarness, newStorage, storedUsers } from '../../test/
 import type { Harness } from '../../test/support/harness';
 import type { LockManagerLike } from './tabSync';
 import { createLockManager } from '../../test/support/createLockManager';
+import { laggingViews } from '../../test/support/laggingViews';
 
 let harness: Harness;
 afterEach(() => harness?.dispose());
@@ -56,6 +57,31 @@ describe('tabs share one session', () => {
     await harness.signIn(harness.createClient());
     await vi.waitFor(() => expect(waiting.getSnapshot().status).toBe('authenticated'), {
       timeout: 1000,
+    });
+    expect(waiting.getSnapshot().user?.profile.sub).toBe('alice');
+  });
+
+  test("signing in in one tab reaches an open, signed-out tab that hears of it before it sees the sign-in's record", async () => {
+    harness = createHarness();
+    // The sign-in's message reaches the waiting tab 300 ms before the session record does.
+    const [signing, lagging] = laggingViews(
+      harness.shared,
+      300,
+      (key) => key.startsWith('oidc-kit:session:'),
+      true,
+    );
+    const waiting = harness.createClient({ environment: { sharedStorage: lagging } });
+    await waiting.start();
+    expect(waiting.getSnapshot().status).toBe('unauthenticated');
+    const messages = harness.recordMessages();
+    await harness.signIn(harness.createClient({ environment: { sharedStorage: signing } }), {
+      environment: { sharedStorage: signing },
+    });
+    await vi.waitFor(() =>
+      expect(messages).toContainEqual(expect.objectContaining({ type: 'signed-in' })),
+    );
+    await vi.waitFor(() => expect(waiting.getSnapshot().status).toBe('authenticated'), {
+      timeout: 2000,
     });
     expect(waiting.getSnapshot().user?.profile.sub).toBe('alice');
   });

@@ -70,6 +70,12 @@ export class SessionSharing {
       }
       case 'signed-in':
       case 'renewed': {
+        // A sign-in's message may come before its record, written in another tab's process:
+        // the record is waited for, so that the sign-in is not missed.
+        if (message.type === 'signed-in') {
+          await this.core.records().until(message.session.id, this.core.config.timeout);
+          if (this.core.stopped) return;
+        }
         if (this.core.snapshot.status === 'signing-out') return;
         // A renewal belongs to a session this tab has; a tab without one waits for a sign-in.
         if (

@@ -49,6 +49,26 @@ export class SessionRecords {
     else this.storage.removeItem(this.key);
   }
 
+  /**
+   * Resolves with true once the record names `session`, else with false after `ms`: a tab may
+   * hear of a session (a channel message) before another tab's write of its record reaches it.
+   */
+  until(session: string, ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const stop = (found: boolean) => {
+        clearTimeout(timer);
+        unwatch();
+        resolve(found);
+      };
+      const check = () => {
+        if (this.read()?.session === session) stop(true);
+      };
+      const unwatch = this.watch(check);
+      const timer = setTimeout(stop, ms, false);
+      check();
+    });
+  }
+
   /** Calls `onChange` when another tab changes the record; returns the unsubscribe function. */
   watch(onChange: () => void): () => void {
     const target = globalThis as Partial<Pick<Window, 'addEventListener' | 'removeEventListener'>>;

@@ -89,13 +89,19 @@ export function createHarness(providerOptions: FakeProviderOptions = {}) {
       user?: FakeUser;
       storage?: Storage;
       config?: AuthOptions & Record<string, unknown>;
+      /** The landing page's environment, over the harness's. */
+      environment?: AuthClientEnvironment;
     } = {},
   ): Promise<{ client: AuthClient; callbackUrl: string }> {
     const waiting = nextRedirect();
     void client.signIn({ returnTo: options.returnTo });
     const callbackUrl = provider.authorize(await waiting, options.user);
     history.replaceState(null, '', callbackUrl);
-    const landed = createClient({ storage: options.storage, config: options.config });
+    const landed = createClient({
+      storage: options.storage,
+      config: options.config,
+      environment: options.environment,
+    });
     await landed.start();
     return { client: landed, callbackUrl };
   }
