@@ -86,6 +86,27 @@ describe('tabs share one session', () => {
     expect(waiting.getSnapshot().user?.profile.sub).toBe('alice');
   });
 
+  test("a tab opened as another tab signs in, before the sign-in's record reaches it, takes the session when the record does", async () => {
+    harness = createHarness();
+    const [signing, lagging] = laggingViews(
+      harness.shared,
+      300,
+      (key) => key.startsWith('oidc-kit:session:'),
+      true,
+    );
+    await harness.signIn(harness.createClient({ environment: { sharedStorage: signing } }), {
+      environment: { sharedStorage: signing },
+    });
+    history.replaceState(null, '', '/dashboard');
+    const opened = harness.createClient({ environment: { sharedStorage: lagging } });
+    await opened.start();
+    expect(opened.getSnapshot().status).toBe('unauthenticated');
+    await vi.waitFor(() => expect(opened.getSnapshot().status).toBe('authenticated'), {
+      timeout: 2000,
+    });
+    expect(opened.getSnapshot().user?.profile.sub).toBe('alice');
+  });
+
   test('a renewal in one tab reaches the other', async () => {
     const { first, second } = await twoTabs();
     const renewed = await first.renew();

@@ -41,7 +41,7 @@ export class TabSession {
     };
     globalThis.addEventListener('pageshow', onPageShow);
     globalThis.addEventListener('visibilitychange', onVisible);
-    const unwatch = this.core.records().watch(() => this.recheck());
+    const unwatch = this.core.records().watch(() => this.recheck(true));
     this.core.teardown.push(
       () => globalThis.removeEventListener('pageshow', onPageShow),
       () => globalThis.removeEventListener('visibilitychange', onVisible),
@@ -51,11 +51,20 @@ export class TabSession {
 
   /**
    * A tab that was away (frozen, in the back-forward cache, its messages missed) checks the shared
-   * record: a session that ended meanwhile is cleared before anything of it shows again.
+   * record: a session that ended meanwhile is cleared before anything of it shows again. When
+   * another tab changed the record (`recordChanged`), a signed-out tab asks for its session.
    */
-  recheck(): void {
-    if (this.core.snapshot.status !== 'authenticated' || this.core.stopped) return;
+  recheck(recordChanged = false): void {
+    const { status } = this.core.snapshot;
+    if (this.core.stopped) return;
     const record = this.core.records().read();
+    if (status === 'unauthenticated') {
+      // Another tab wrote a session's record, maybe after this tab settled signed out (a write
+      // from another process may come late): ask for the session, as on load.
+      if (recordChanged && record !== null) void this.restore();
+      return;
+    }
+    if (status !== 'authenticated') return;
     if (record !== null && record.session === this.core.session) return;
     const ended = this.core.leave();
     if (record === null) {
