@@ -24,6 +24,24 @@ async function twoTabs(options: { locks?: LockManagerLike } = {}) {
   return { first, second, firstStorage, secondStorage };
 }
 
+/**
+ * A harness whose second view of the shared storage sees the session record 300 ms late (with its
+ * `storage` event then): a tab signing in through the first view, and the view a lagging tab uses.
+ */
+function lateRecord() {
+  harness = createHarness();
+  const [signing, lagging] = laggingViews(
+    harness.shared,
+    300,
+    (key) => key.startsWith('oidc-kit:session:'),
+    true,
+  );
+  const environment = { sharedStorage: signing };
+  const signInElsewhere = () =>
+    harness.signIn(harness.createClient({ environment }), { environment });
+  return { signInElsewhere, lagging };
+}
+
 describe('tabs share one session', () => {
   test('a new tab picks up the open tab’s session with no request to the provider', async () => {
     harness = createHarness();
@@ -62,21 +80,12 @@ describe('tabs share one session', () => {
   });
 
   test("signing in in one tab reaches an open, signed-out tab that hears of it before it sees the sign-in's record", async () => {
-    harness = createHarness();
-    // The sign-in's message reaches the waiting tab 300 ms before the session record does.
-    const [signing, lagging] = laggingViews(
-      harness.shared,
-      300,
-      (key) => key.startsWith('oidc-kit:session:'),
-      true,
-    );
+    const { signInElsewhere, lagging } = lateRecord();
     const waiting = harness.createClient({ environment: { sharedStorage: lagging } });
     await waiting.start();
     expect(waiting.getSnapshot().status).toBe('unauthenticated');
     const messages = harness.recordMessages();
-    await harness.signIn(harness.createClient({ environment: { sharedStorage: signing } }), {
-      environment: { sharedStorage: signing },
-    });
+    await signInElsewhere();
     await vi.waitFor(() =>
       expect(messages).toContainEqual(expect.objectContaining({ type: 'signed-in' })),
     );
@@ -87,16 +96,8 @@ describe('tabs share one session', () => {
   });
 
   test("a tab opened as another tab signs in, before the sign-in's record reaches it, takes the session when the record does", async () => {
-    harness = createHarness();
-    const [signing, lagging] = laggingViews(
-      harness.shared,
-      300,
-      (key) => key.startsWith('oidc-kit:session:'),
-      true,
-    );
-    await harness.signIn(harness.createClient({ environment: { sharedStorage: signing } }), {
-      environment: { sharedStorage: signing },
-    });
+    const { signInElsewhere, lagging } = lateRecord();
+    await signInElsewhere();
     history.replaceState(null, '', '/dashboard');
     const opened = harness.createClient({ environment: { sharedStorage: lagging } });
     await opened.start();
