@@ -505,3 +505,28 @@ test('a new sign-in sweeps only its own client’s old keys, not those of a clie
   expect(left).not.toContain(stale);
   expect(left).toHaveLength(2);
 });
+
+describe('a sign-in that fails after its proof leaves no key behind', () => {
+  test('an ID token that fails its checks: no key pair stays in IndexedDB', async () => {
+    harness = createHarness({
+      ...dpopProvider,
+      idTokenClaims: (claims) => ({ ...claims, aud: 'another-app' }),
+    });
+    const { client: landed } = await harness.signIn(
+      harness.createClient({ config: { dpop: true } }),
+      { config: { dpop: true } },
+    );
+    expect(landed.getSnapshot()).toMatchObject({ status: 'error', error: { check: 'aud' } });
+    // The exchange did carry a proof: a key pair was made for it.
+    expect(requestsTo('token')[0]?.proof).not.toBeNull();
+    expect(await storedKeys()).toEqual([]);
+  });
+
+  test('a signed-in session keeps its key when a later sign-in fails', async () => {
+    const { client } = await signedIn();
+    const [kept] = await storedKeys();
+    harness.provider.options.idTokenClaims = (claims) => ({ ...claims, aud: 'another-app' });
+    await harness.signIn(client, { config: { dpop: true } });
+    expect(await storedKeys()).toEqual([kept]);
+  });
+});

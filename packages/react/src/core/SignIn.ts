@@ -88,10 +88,15 @@ export class SignIn {
 
   /** Runs a sign-in exchange whose user is stored as a new session of this tab. */
   async exchangeFresh<T>(exchange: () => Promise<T>): Promise<T> {
-    this.core.incoming = randomId();
+    const incoming = randomId();
+    this.core.incoming = incoming;
     this.core.freshSignIn = true;
     try {
       return await exchange();
+    } catch (error) {
+      // The token request may have carried a proof: its key pair binds no token anyone keeps.
+      await this.core.presenter.forgetKeys((session) => session === incoming);
+      throw error;
     } finally {
       this.core.freshSignIn = false;
     }
