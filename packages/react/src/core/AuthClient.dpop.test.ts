@@ -522,6 +522,21 @@ describe('a sign-in that fails after its proof leaves no key behind', () => {
     expect(await storedKeys()).toEqual([]);
   });
 
+  test('a code the token endpoint refuses (invalid_grant): no key pair stays in IndexedDB', async () => {
+    harness = createHarness({ ...dpopProvider });
+    const starter = harness.createClient({ config: { dpop: true } });
+    const waiting = harness.nextRedirect();
+    void starter.signIn();
+    const callback = new URL(harness.provider.authorize(await waiting));
+    callback.searchParams.set('code', 'a-code-never-issued');
+    history.replaceState(null, '', callback.toString());
+    const landed = harness.createClient({ config: { dpop: true } });
+    await landed.start();
+    expect(landed.getSnapshot().status).toBe('error');
+    expect(requestsTo('token')[0]?.proof).not.toBeNull();
+    expect(await storedKeys()).toEqual([]);
+  });
+
   test('a signed-in session keeps its key when a later sign-in fails', async () => {
     const { client } = await signedIn();
     const [kept] = await storedKeys();
