@@ -1,4 +1,5 @@
 // `npm run bench`: compiles the measurements (TypeScript) with esbuild into dist/, then runs them.
+// `npm run size` (`bench.mjs size`): compiles the same way, then runs the size check alone.
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -7,7 +8,13 @@ const outdir = fileURLToPath(new URL('../dist', import.meta.url));
 rmSync(outdir, { recursive: true, force: true });
 await build({
   absWorkingDir: fileURLToPath(new URL('..', import.meta.url)),
-  entryPoints: ['src/main.ts', 'src/support/dom.ts', 'src/measure/*.ts', 'src/measure/*.tsx'],
+  entryPoints: [
+    'src/main.ts',
+    'src/checkSize.ts',
+    'src/support/dom.ts',
+    'src/measure/*.ts',
+    'src/measure/*.tsx',
+  ],
   entryNames: '[name]',
   outExtension: { '.js': '.mjs' },
   outdir,
@@ -21,4 +28,5 @@ await build({
   jsx: 'automatic',
   logLevel: 'warning',
 });
-await import(new URL('../dist/main.mjs', import.meta.url).href);
+const run = process.argv[2] === 'size' ? 'checkSize' : 'main';
+await import(new URL(`../dist/${run}.mjs`, import.meta.url).href);

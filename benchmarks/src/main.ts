@@ -21,6 +21,7 @@ import {
   tokenDelay,
 } from './support/settings';
 import type { ScenarioResult } from './support/stats';
+import { everythingTarget, sizeTarget, typicalTarget, upFrontTarget } from './support/targets';
 
 interface Job {
   name: 'sizes' | 'renders' | 'refresh' | 'requests' | 'dpop';
@@ -113,11 +114,6 @@ function breakdownSection(breakdown: SourceChunk[] | undefined): string {
 
 // ---- rows --------------------------------------------------------------------------------------
 
-// Budgets in bytes min+gzip, counted as size-limit counts (1 kB = 1000 B).
-const sizeTarget = 2500; // the typical entry over oidc-client-ts
-const upFrontTarget = 7000; // the typical entry, what loads before the first render
-const typicalTarget = 8500; // the typical entry, every chunk
-const everythingTarget = 9500; // everything, every chunk
 type Bytes = Pick<Size, 'gzip' | 'min'>;
 type Pair<T> = [ours: T, theirs: T];
 
