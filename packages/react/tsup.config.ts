@@ -104,6 +104,7 @@ const internalMembers = [
   'forgetKeys',
   'presenter',
   'nonces',
+  'asksForNonce',
 ];
 
 export default defineConfig((options) => ({

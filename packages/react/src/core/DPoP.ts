@@ -102,8 +102,7 @@ export class DPoP {
     const nonce = response.headers.get('DPoP-Nonce');
     if (nonce === null) return response;
     this.nonces.set(new URL(request.url).origin, nonce);
-    const challenge = response.headers.get('WWW-Authenticate') ?? '';
-    if (response.status !== 401 || !/\berror="?use_dpop_nonce\b/.test(challenge)) return response;
+    if (!this.core.presenter.asksForNonce(response)) return response;
     await response.body?.cancel();
     return attempt(again);
   }

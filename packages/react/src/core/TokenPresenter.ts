@@ -131,9 +131,20 @@ export class TokenPresenter {
    * asks for a DPoP nonce again, which is no fault of the token.
    */
   renewAfterUnauthorized(rejected: string, response?: Response): Promise<string | null> {
-    return /\buse_dpop_nonce\b/.test(response?.headers.get('WWW-Authenticate') ?? '')
+    return response !== undefined && this.asksForNonce(response)
       ? Promise.resolve(null)
       : this.core.renewal.renewAfterUnauthorized(rejected);
+  }
+
+  /**
+   * Whether `response` is a resource server's 401 asking for its DPoP nonce
+   * (`WWW-Authenticate: DPoP error="use_dpop_nonce"`, RFC 9449 §9). The `DPoP` chunk asks too.
+   */
+  asksForNonce(response: Response): boolean {
+    return (
+      response.status === 401 &&
+      /\berror="?use_dpop_nonce\b/.test(response.headers.get('WWW-Authenticate') ?? '')
+    );
   }
 
   /** Deletes the DPoP keys of the sessions `drop` names as over; nothing when DPoP is off. */
