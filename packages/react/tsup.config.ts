@@ -105,6 +105,7 @@ const internalMembers = [
   'presenter',
   'nonces',
   'asksForNonce',
+  'proving',
 ];
 
 export default defineConfig((options) => ({

@@ -120,6 +120,44 @@ describe('DPoP (RFC 9449) with a provider that advertises it', () => {
     expect(requestsTo('api')[2]?.proof?.nonce).toBe(harness.provider.dpopNonces.api);
   });
 
+  test('a nonce challenge written with spaces around = is answered too (RFC 9110 allows them)', async () => {
+    const { client } = await signedIn({ dpop: true, apiDpopNonce: true });
+    const original = harness.provider.fetch;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      const response = await original(input, init);
+      if (response.status !== 401) return response;
+      const headers = new Headers(response.headers);
+      headers.set('WWW-Authenticate', 'DPoP error = "use_dpop_nonce"');
+      return new Response(response.body, { status: 401, headers });
+    });
+    const response = await client.fetch(`${harness.provider.apiOrigin}/me`);
+    expect(response.status).toBe(200);
+    expect(requestsTo('api')[1]?.proof?.nonce).toBe(harness.provider.dpopNonces.api);
+    expect(harness.provider.count('refresh')).toBe(0);
+  });
+
+  test('a 401 that names use_dpop_nonce only in its description is a token fault: one renewal', async () => {
+    const { client } = await signedIn();
+    const original = harness.provider.fetch;
+    let refused = false;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (!refused && new Request(input, init).url.startsWith(harness.provider.apiOrigin)) {
+        refused = true;
+        return new Response(null, {
+          status: 401,
+          headers: {
+            'WWW-Authenticate':
+              'DPoP error="invalid_token", error_description="not use_dpop_nonce"',
+          },
+        });
+      }
+      return original(input, init);
+    });
+    const response = await client.fetch(`${harness.provider.apiOrigin}/me`);
+    expect(response.status).toBe(200);
+    expect(harness.provider.count('refresh')).toBe(1);
+  });
+
   test('a server that keeps answering use_dpop_nonce gets one retry, not a loop', async () => {
     const { client } = await signedIn({ dpop: true, apiDpopNonce: true });
     harness.provider.dpopNonces.api = 'rotates';
@@ -518,7 +556,8 @@ describe('a sign-in that fails after its proof leaves no key behind', () => {
     );
     expect(landed.getSnapshot()).toMatchObject({ status: 'error', error: { check: 'aud' } });
     // The exchange did carry a proof: a key pair was made for it.
-    expect(requestsTo('token')[0]?.proof).not.toBeNull();
+    expect(requestsTo('token')).toHaveLength(1);
+    expect(requestsTo('token')[0]?.proof).toMatchObject({ htm: 'POST' });
     expect(await storedKeys()).toEqual([]);
   });
 
@@ -532,9 +571,25 @@ describe('a sign-in that fails after its proof leaves no key behind', () => {
     history.replaceState(null, '', callback.toString());
     const landed = harness.createClient({ config: { dpop: true } });
     await landed.start();
-    expect(landed.getSnapshot().status).toBe('error');
-    expect(requestsTo('token')[0]?.proof).not.toBeNull();
+    expect(landed.getSnapshot()).toMatchObject({
+      status: 'error',
+      error: { providerError: 'invalid_grant' },
+    });
+    expect(requestsTo('token')).toHaveLength(1);
+    expect(requestsTo('token')[0]?.proof).toMatchObject({ htm: 'POST' });
     expect(await storedKeys()).toEqual([]);
+  });
+
+  test("'auto' with a provider without DPoP: a failed sign-in leaves IndexedDB alone", async () => {
+    harness = createHarness({ idTokenClaims: (claims) => ({ ...claims, aud: 'another-app' }) });
+    const open = vi.spyOn(indexedDB, 'open');
+    const { client: landed } = await harness.signIn(
+      harness.createClient({ config: { dpop: 'auto' } }),
+      { config: { dpop: 'auto' } },
+    );
+    expect(landed.getSnapshot()).toMatchObject({ status: 'error', error: { check: 'aud' } });
+    expect(requestsTo('token')[0]?.proof).toBeNull();
+    expect(open).not.toHaveBeenCalled();
   });
 
   test('a signed-in session keeps its key when a later sign-in fails', async () => {
@@ -542,6 +597,32 @@ describe('a sign-in that fails after its proof leaves no key behind', () => {
     const [kept] = await storedKeys();
     harness.provider.options.idTokenClaims = (claims) => ({ ...claims, aud: 'another-app' });
     await harness.signIn(client, { config: { dpop: true } });
+    // The first page left for the provider; its session's key is for its other tabs to use.
     expect(await storedKeys()).toEqual([kept]);
+  });
+
+  test('a popup step-up that fails in the signed-in tab: its key goes, the session and its key stay', async () => {
+    const { client } = await signedIn();
+    const [kept] = await storedKeys();
+    const token = client.getSnapshot().user?.access_token;
+    harness.provider.options.idTokenClaims = (claims) => ({ ...claims, aud: 'another-app' });
+    const { authorizeUrl } = stubPopup();
+    const signingIn = client.signIn({ popup: true });
+    const callback = harness.provider.authorize(await authorizeUrl());
+    const { deliver } = landInPopup(callback);
+    await harness.createClient({ storage: newStorage(), config: { dpop: true } }).start();
+    deliver();
+    await signingIn;
+    // The popup's exchange went with a proof of a key of its own, which is gone.
+    const exchanges = requestsTo('token').filter((request) => request.body?.has('code'));
+    expect(exchanges).toHaveLength(2);
+    expect(exchanges[1]?.proof?.jkt).not.toBe(exchanges[0]?.proof?.jkt);
+    expect(await storedKeys()).toEqual([kept]);
+    expect(client.getSnapshot()).toMatchObject({
+      status: 'authenticated',
+      error: { check: 'aud' },
+    });
+    expect(client.getSnapshot().user?.access_token).toBe(token);
+    expect((await client.fetch(`${harness.provider.apiOrigin}/me`)).status).toBe(200);
   });
 });

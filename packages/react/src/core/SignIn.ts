@@ -94,8 +94,12 @@ export class SignIn {
     try {
       return await exchange();
     } catch (error) {
+      // Not a fresh sign-in any more while its key is deleted (`UserChecks` reads it).
+      this.core.freshSignIn = false;
       // The token request may have carried a proof: its key pair binds no token anyone keeps.
-      await this.core.presenter.forgetKeys((session) => session === incoming);
+      if (this.core.presenter.proving) {
+        await this.core.presenter.forgetKeys((session) => session === incoming);
+      }
       throw error;
     } finally {
       this.core.freshSignIn = false;

@@ -54,6 +54,11 @@ export class TokenPresenter {
     return this.dpopDecided;
   }
 
+  /** Whether token requests carry proofs (DPoP's chunk is loaded and on). */
+  get proving(): boolean {
+    return this.dpopOn !== undefined;
+  }
+
   /** DPoP's chunk, with oidc-client-ts's proofs on for every later token request. */
   private proofs(): Promise<DPoP> {
     this.dpopOn ??= import('./DPoP')
@@ -143,7 +148,7 @@ export class TokenPresenter {
   asksForNonce(response: Response): boolean {
     return (
       response.status === 401 &&
-      /\berror="?use_dpop_nonce\b/.test(response.headers.get('WWW-Authenticate') ?? '')
+      /\berror\s*=\s*"?use_dpop_nonce\b/i.test(response.headers.get('WWW-Authenticate') ?? '')
     );
   }
 
