@@ -8,6 +8,7 @@ import { IndexedDbDPoPStore } from 'oidc-client-ts';
 import type { DPoPState } from 'oidc-client-ts';
 import { createAuthFetch } from './authFetch';
 import type { Harness } from '../../test/support/harness';
+import type { AuthClient } from './AuthClient';
 import type { FakeProviderOptions } from '../../test/support/FakeProvider';
 
 // IndexedDB is the origin's: every client of a test ("tab") shares it, as tabs do; a test starts
@@ -58,6 +59,17 @@ async function signedIn(
 
 function requestsTo(endpoint: string) {
   return harness.provider.requests.filter((request) => request.endpoint === endpoint);
+}
+
+/** Signs in on `opener` through a popup, whose page lands on the callback with `dpop: true`. */
+async function popupSignIn(opener: AuthClient) {
+  const { authorizeUrl } = stubPopup();
+  const signingIn = opener.signIn({ popup: true });
+  const callback = harness.provider.authorize(await authorizeUrl());
+  const { deliver } = landInPopup(callback);
+  await harness.createClient({ storage: newStorage(), config: { dpop: true } }).start();
+  deliver();
+  await signingIn;
 }
 
 describe('DPoP (RFC 9449) with a provider that advertises it', () => {
@@ -224,13 +236,7 @@ describe('DPoP with every way of getting tokens', () => {
     harness = createHarness({ ...dpopProvider });
     const opener = harness.createClient({ config: { dpop: true } });
     await opener.start();
-    const { authorizeUrl } = stubPopup();
-    const signingIn = opener.signIn({ popup: true });
-    const callback = harness.provider.authorize(await authorizeUrl());
-    const { deliver } = landInPopup(callback);
-    await harness.createClient({ storage: newStorage(), config: { dpop: true } }).start();
-    deliver();
-    await signingIn;
+    await popupSignIn(opener);
     expect(opener.getSnapshot().user?.token_type).toBe('DPoP');
     expect(requestsTo('token')[0]?.proof?.htu).toBe(`${harness.provider.issuer}/token`);
     expect(await storedKeys()).toHaveLength(1);
@@ -606,13 +612,7 @@ describe('a sign-in that fails after its proof leaves no key behind', () => {
     const [kept] = await storedKeys();
     const token = client.getSnapshot().user?.access_token;
     harness.provider.options.idTokenClaims = (claims) => ({ ...claims, aud: 'another-app' });
-    const { authorizeUrl } = stubPopup();
-    const signingIn = client.signIn({ popup: true });
-    const callback = harness.provider.authorize(await authorizeUrl());
-    const { deliver } = landInPopup(callback);
-    await harness.createClient({ storage: newStorage(), config: { dpop: true } }).start();
-    deliver();
-    await signingIn;
+    await popupSignIn(client);
     // The popup's exchange went with a proof of a key of its own, which is gone.
     const exchanges = requestsTo('token').filter((request) => request.body?.has('code'));
     expect(exchanges).toHaveLength(2);
