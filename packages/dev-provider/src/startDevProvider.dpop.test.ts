@@ -50,6 +50,17 @@ function codeGrant(
   };
 }
 
+/** Alice signs in at `provider`, and the code is exchanged with a proof of `key`. */
+async function boundSignIn(): Promise<Response> {
+  const { code, verifier } = await signIn(provider.issuer, { username: 'alice' });
+  const proof = await dpopProof(key, `${provider.issuer}/token`);
+  return postToken(provider.issuer, codeGrant(code, verifier), proof);
+}
+
+function refreshGrant(refreshToken: string) {
+  return { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: 'reference-app' };
+}
+
 describe('DPoP (RFC 9449)', () => {
   it('advertises its proof algorithms in discovery', async () => {
     const response = await fetch(`${provider.issuer}/.well-known/openid-configuration`);
@@ -58,23 +69,14 @@ describe('DPoP (RFC 9449)', () => {
   });
 
   it('binds the tokens of a code exchange with a proof to its key; the refresh needs that key', async () => {
-    const { code, verifier } = await signIn(provider.issuer, { username: 'alice' });
     const token = `${provider.issuer}/token`;
-    const response = await postToken(
-      provider.issuer,
-      codeGrant(code, verifier),
-      await dpopProof(key, token),
-    );
+    const response = await boundSignIn();
     const tokens = (await response.json()) as Record<string, string>;
     expect(response.status, JSON.stringify(tokens)).toBe(200);
     expect(tokens.token_type).toBe('DPoP');
     expect(decodeJwt(tokens.access_token as string).cnf).toEqual({ jkt: key.jkt });
 
-    const grant = {
-      grant_type: 'refresh_token',
-      refresh_token: tokens.refresh_token as string,
-      client_id: 'reference-app',
-    };
+    const grant = refreshGrant(tokens.refresh_token as string);
     expect((await postToken(provider.issuer, grant)).status).toBe(400);
     expect((await postToken(provider.issuer, grant, await dpopProof(other, token))).status).toBe(
       400,
@@ -86,27 +88,29 @@ describe('DPoP (RFC 9449)', () => {
   });
 
   it('rotates a DPoP-bound refresh token too: a used one, even with the right proof, revokes the grant', async () => {
-    const { code, verifier } = await signIn(provider.issuer, { username: 'alice' });
     const token = `${provider.issuer}/token`;
-    const issued = await postToken(
+    const issued = await boundSignIn();
+    const first = ((await issued.json()) as Record<string, string>).refresh_token as string;
+    const renewed = await postToken(
       provider.issuer,
-      codeGrant(code, verifier),
+      refreshGrant(first),
       await dpopProof(key, token),
     );
-    const first = ((await issued.json()) as Record<string, string>).refresh_token as string;
-    const grant = (refreshToken: string) => ({
-      grant_type: 'refresh_token',
-      refresh_token: refreshToken,
-      client_id: 'reference-app',
-    });
-    const renewed = await postToken(provider.issuer, grant(first), await dpopProof(key, token));
     const second = ((await renewed.json()) as Record<string, string>).refresh_token as string;
     expect(renewed.status).toBe(200);
     expect(second).not.toBe(first);
-    const reused = await postToken(provider.issuer, grant(first), await dpopProof(key, token));
+    const reused = await postToken(
+      provider.issuer,
+      refreshGrant(first),
+      await dpopProof(key, token),
+    );
     expect(reused.status).toBe(400);
     // The reuse ended the grant: the token the rotation handed out is refused as well.
-    const after = await postToken(provider.issuer, grant(second), await dpopProof(key, token));
+    const after = await postToken(
+      provider.issuer,
+      refreshGrant(second),
+      await dpopProof(key, token),
+    );
     expect(after.status).toBe(400);
   });
 
