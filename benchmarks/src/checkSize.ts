@@ -3,7 +3,7 @@
 // too; those budgets do not hold today, so they are reported here, not enforced (the package's
 // size-limit ratchets keep them from growing).
 import { join } from 'node:path';
-import { measure } from './support/bundleSize';
+import { allChunks, measure } from './support/bundleSize';
 import { benchDir } from './support/paths';
 import { everythingTarget, typicalTarget, upFrontTarget } from './support/targets';
 
@@ -12,11 +12,14 @@ const bytes = (value: number) => `${value.toLocaleString('en-US')} B`;
 const typical = await measure(join(benchDir, 'src/apps/oidc-kit.tsx'), true);
 const everything = await measure(join(benchDir, 'src/apps/oidc-kit-everything.ts'), true);
 const upFrontMet = typical.gzip <= upFrontTarget;
+/** An all-chunks figure against its budget, which this check reports and does not enforce. */
+const reported = (label: string, gzip: number, target: number) =>
+  `${label}, all chunks: ${bytes(gzip)}, budget ${bytes(target)}: ${gzip <= target ? 'met' : 'not met'} (reported, not enforced)`;
 
 const lines = [
   `Typical entry, up front: ${bytes(typical.gzip)} min+gzip, budget ${bytes(upFrontTarget)}: ${upFrontMet ? 'met' : 'OVER BUDGET'}`,
-  `Typical entry, all chunks: ${bytes(typical.gzip + typical.lazyGzip)}, budget ${bytes(typicalTarget)}: ${typical.gzip + typical.lazyGzip <= typicalTarget ? 'met' : 'not met'} (reported, not enforced)`,
-  `Everything, all chunks: ${bytes(everything.gzip + everything.lazyGzip)}, budget ${bytes(everythingTarget)}: ${everything.gzip + everything.lazyGzip <= everythingTarget ? 'met' : 'not met'} (reported, not enforced)`,
+  reported('Typical entry', allChunks(typical).gzip, typicalTarget),
+  reported('Everything', allChunks(everything).gzip, everythingTarget),
 ];
 console.log(lines.join('\n'));
 if (!upFrontMet) {

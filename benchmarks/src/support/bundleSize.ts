@@ -21,6 +21,11 @@ export interface Size {
   oidcImports: string[];
 }
 
+/** Every chunk of a build: up front and on demand. */
+export function allChunks(size: Size): { gzip: number; min: number } {
+  return { gzip: size.gzip + size.lazyGzip, min: size.min + size.lazyMin };
+}
+
 /** @oidc-kit/react's own folder, whose source the breakdown builds from. */
 export const packageDir = join(benchDir, '..', 'packages', 'react');
 
