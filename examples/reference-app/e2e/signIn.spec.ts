@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { e2e } from './stack';
 import {
+  atProviderLogin,
   fact,
   headerSignIn,
   logIn,
@@ -19,6 +20,7 @@ test('1. sign in from the header as alice; her name shows; a reload keeps her si
   await page.goto('/');
   await snap(page, 'home-signed-out');
   await headerSignIn(page).click();
+  await atProviderLogin(page);
   await snap(page, 'provider-login');
   await logIn(page, 'alice');
   await expect(userName(page, 'Alice Liddell')).toBeVisible();
@@ -76,7 +78,7 @@ test('sign in in a popup: the page stays put, the popup closes, one code exchang
   await page.getByRole('button', { name: 'Sign in in a popup' }).click();
   const popup = await opening;
   const popupProblems = watchConsole(popup);
-  await expect(popup).toHaveURL(new RegExp(`^${e2e.provider}/`));
+  await atProviderLogin(popup);
   await snap(popup, 'popup-provider-login');
   await logIn(popup, 'alice');
   await expect.poll(() => popup.isClosed()).toBe(true);

@@ -49,9 +49,19 @@ export function headerSignIn(page: Page) {
   return page.getByRole('banner').getByRole('button', { name: 'Sign in' });
 }
 
+/**
+ * Waits until the dev provider's login page has loaded. A click on Sign in resolves before the
+ * redirect to the provider happens (the engine loads first), so a test must wait for this page
+ * before it looks at it.
+ */
+export async function atProviderLogin(page: Page) {
+  await expect(page).toHaveURL(new RegExp(`^${e2e.provider}/`));
+  await expect(page.getByLabel('Username')).toBeVisible();
+}
+
 /** Fills in the dev provider's login page. */
 export async function logIn(page: Page, username: string, password = username) {
-  await expect(page).toHaveURL(new RegExp(`^${e2e.provider}/`));
+  await atProviderLogin(page);
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
