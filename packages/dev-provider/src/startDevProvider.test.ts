@@ -65,6 +65,13 @@ async function signInAndGetTokens(username: string) {
   return { tokens, nonce, browser };
 }
 
+/** Signs `username` in to `userinfo-app`, a client set up for userinfo tokens. */
+async function signInToUserinfoApp(username: string, extra?: Record<string, string>) {
+  const client = { clientId: 'userinfo-app', redirectUri: 'http://localhost:3000/cb' };
+  const { code, verifier } = await signIn(provider.issuer, { username, ...client, extra });
+  return exchangeCode(provider.issuer, { code, verifier, ...client });
+}
+
 describe('discovery', () => {
   it('serves the issuer exactly as configured, with the endpoints a public PKCE client needs', async () => {
     expect(provider.issuer).toBe(`http://localhost:${provider.port}`);
@@ -515,17 +522,7 @@ describe('revocation', () => {
   });
 
   it('revokes a userinfo access token', async () => {
-    const { code, verifier } = await signIn(provider.issuer, {
-      username: 'alice',
-      clientId: 'userinfo-app',
-      redirectUri: 'http://localhost:3000/cb',
-    });
-    const tokens = await exchangeCode(provider.issuer, {
-      code,
-      verifier,
-      clientId: 'userinfo-app',
-      redirectUri: 'http://localhost:3000/cb',
-    });
+    const tokens = await signInToUserinfoApp('alice');
     const userinfo = () =>
       fetch(`${provider.issuer}/me`, {
         headers: { authorization: `Bearer ${tokens.access_token}` },
@@ -542,17 +539,7 @@ describe('revocation', () => {
 
 describe('userinfo', () => {
   it('returns the same claims as the ID token, for a client set up for userinfo tokens', async () => {
-    const { code, verifier } = await signIn(provider.issuer, {
-      username: 'bob',
-      clientId: 'userinfo-app',
-      redirectUri: 'http://localhost:3000/cb',
-    });
-    const tokens = await exchangeCode(provider.issuer, {
-      code,
-      verifier,
-      clientId: 'userinfo-app',
-      redirectUri: 'http://localhost:3000/cb',
-    });
+    const tokens = await signInToUserinfoApp('bob');
     const response = await fetch(`${provider.issuer}/me`, {
       headers: { authorization: `Bearer ${tokens.access_token}` },
     });
@@ -575,18 +562,7 @@ describe('userinfo', () => {
   });
 
   it('gives a userinfo client the API token when it asks for the resource', async () => {
-    const { code, verifier } = await signIn(provider.issuer, {
-      username: 'alice',
-      clientId: 'userinfo-app',
-      redirectUri: 'http://localhost:3000/cb',
-      extra: { resource: api },
-    });
-    const tokens = await exchangeCode(provider.issuer, {
-      code,
-      verifier,
-      clientId: 'userinfo-app',
-      redirectUri: 'http://localhost:3000/cb',
-    });
+    const tokens = await signInToUserinfoApp('alice', { resource: api });
     const access = await jwtVerify(tokens.access_token, jwks, {
       issuer: provider.issuer,
       audience: api,
@@ -773,17 +749,7 @@ describe('RP-initiated logout', () => {
 
   it('asks when the id_token_hint is for a client this session has not signed in to', async () => {
     const { browser } = await signInAndGetTokens('alice');
-    const { code, verifier } = await signIn(provider.issuer, {
-      username: 'alice',
-      clientId: 'userinfo-app',
-      redirectUri: 'http://localhost:3000/cb',
-    });
-    const other = await exchangeCode(provider.issuer, {
-      code,
-      verifier,
-      clientId: 'userinfo-app',
-      redirectUri: 'http://localhost:3000/cb',
-    });
+    const other = await signInToUserinfoApp('alice');
     const page = await browser.open(
       endSessionUrl({
         id_token_hint: other.id_token,
