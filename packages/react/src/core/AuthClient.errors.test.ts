@@ -239,6 +239,30 @@ describe('every other error code the engine raises', () => {
     expectNothingLeft(storage);
   });
 
+  test.each([
+    ['no access_token', ({ access_token: _none, ...fields }: Record<string, unknown>) => fields],
+    [
+      'an empty access_token',
+      (fields: Record<string, unknown>) => ({ ...fields, access_token: '' }),
+    ],
+    // RFC 6749 7.1: a client must not use a token whose type it does not understand.
+    ['token_type "mac"', (fields: Record<string, unknown>) => ({ ...fields, token_type: 'mac' })],
+    // A token bound to a DPoP key this client never made (it sent no proof): it cannot present it.
+    [
+      'token_type "DPoP" with no proof sent',
+      (fields: Record<string, unknown>) => ({
+        ...fields,
+        token_type: 'DPoP',
+      }),
+    ],
+  ])('token_exchange_failed: a token response with %s stores nothing', async (_, rewrite) => {
+    const { client, storage } = await landOnCallback({ tokenResponse: rewrite });
+    const { status, error } = client.getSnapshot();
+    expect(status).toBe('error');
+    expect(error?.code).toBe('token_exchange_failed');
+    expectNothingLeft(storage);
+  });
+
   test('callback_state_mismatch: a replayed callback with no session ends signed out, once', async () => {
     harness = createHarness();
     const waiting = harness.nextRedirect();

@@ -69,6 +69,57 @@ describe('1. a refresh token is presented at most once, by any tab, ever', () =>
     expect(client.getSnapshot().user?.refresh_token).not.toBe(token);
   });
 
+  test.each([
+    ['an empty body', () => ({})],
+    ['an error in a 200', () => ({ error: 'invalid_grant' })],
+    [
+      'tokens but no access_token',
+      ({ access_token: _none, ...fields }: Record<string, unknown>) => fields,
+    ],
+  ])(
+    'a refresh answered 200 with %s is a failure: the token stays spent, a silent authorize recovers',
+    async (_, rewrite) => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      harness = createHarness();
+      const { client, storage } = await signedInTab();
+      const user = client.getSnapshot().user;
+      const token = user?.refresh_token as string;
+      later();
+      harness.provider.options.tokenResponse = rewrite;
+      await expect(client.renew()).rejects.toMatchObject({ code: 'renew_failed' });
+      expect(client.getSnapshot().status).toBe('authenticated');
+      expect(client.getSnapshot().user).toBe(user);
+      expect(storageText(storage)).toContain(user?.access_token);
+
+      harness.provider.options.tokenResponse = undefined;
+      later();
+      await client.renew();
+      expect(harness.provider.presentations(token)).toBe(1);
+      expect(harness.provider.reusedRefreshTokens).toEqual([]);
+      expect(harness.silentAuthorizations).toHaveLength(1);
+      expect(client.getSnapshot().status).toBe('authenticated');
+      expect(client.getSnapshot().user?.access_token).not.toBe(user?.access_token);
+    },
+  );
+
+  test('a userinfo error after a rotation does not bring the spent refresh token back', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness();
+    const config = { loadUserInfo: true };
+    const { client } = await signedInTab({ config });
+    const token = client.getSnapshot().user?.refresh_token as string;
+    later();
+    // The refresh succeeds (the token rotates); the profile request after it fails.
+    harness.provider.options.userinfoStatus = 503;
+    await expect(client.renew()).rejects.toMatchObject({ code: 'renew_failed' });
+    harness.provider.options.userinfoStatus = undefined;
+    later();
+    await client.renew();
+    expect(harness.provider.presentations(token)).toBe(1);
+    expect(harness.provider.reusedRefreshTokens).toEqual([]);
+    expect(client.getSnapshot().status).toBe('authenticated');
+  });
+
   test('a lost refresh response with no provider session left ends the session everywhere', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     harness = createHarness();

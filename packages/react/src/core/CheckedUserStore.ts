@@ -16,8 +16,7 @@ const sessionField = 'oidc_kit_session';
 /**
  * The user store oidc-kit gives oidc-client-ts: every user that oidc-client-ts stores (after a
  * callback, a popup, a refresh, a silent renew) passes the checks first, so a user that fails them
- * is never written. Users with an ID token already stored (a refresh that returned none, a
- * revocation) are not checked again; users shared by another tab are checked before `setTrusted`.
+ * is never written; users shared by another tab are checked before `setTrusted`.
  * Each user is stored with the id of the session it belongs to.
  */
 export class CheckedUserStore implements StateStore {
@@ -31,7 +30,7 @@ export class CheckedUserStore implements StateStore {
     const user = User.fromStorageString(value);
     const stored = await this.inner.get(key);
     const previous = stored ? User.fromStorageString(stored) : null;
-    if (previous === null || user.id_token !== previous.id_token) await this.check(user, previous);
+    await this.check(user, previous);
     await this.setTrusted(key, value);
   }
 

@@ -1,4 +1,5 @@
 import type { User } from 'oidc-client-ts';
+import { authError } from './errors';
 import { checkIdToken, idTokenInvalid } from './idToken';
 import type { SessionCore } from './SessionCore';
 
@@ -28,7 +29,13 @@ export class UserChecks {
     );
   }
 
+  /**
+   * Every user oidc-client-ts is about to store (rule 3): a token it can present, and an ID token
+   * that passes the checks, unless it is the one stored already (a refresh that returned none).
+   */
   async checkUser(user: User, previous: User | null): Promise<void> {
+    this.checkAccessToken(user, previous);
+    if (previous !== null && user.id_token === previous.id_token) return;
     const idToken = user.id_token;
     if (idToken === undefined) {
       throw idTokenInvalid(
@@ -44,6 +51,31 @@ export class UserChecks {
         process.env.NODE_ENV !== 'production' && 'a renewal returned an ID token for another user.',
       );
     }
+  }
+
+  /**
+   * An access token this client can present: one was given, and its type is Bearer, or DPoP when
+   * the request went with a proof (RFC 6749 7.1: a client must not use a token type it does not
+   * understand). A missing type is taken for Bearer. Refused, the token request failed: for a
+   * refresh, its token stays spent.
+   */
+  checkAccessToken(user: User, previous: User | null): void {
+    const type = (user.token_type ?? 'bearer').toLowerCase();
+    if (
+      user.access_token &&
+      (type === 'bearer' || (type === 'dpop' && this.core.presenter.proving))
+    ) {
+      return;
+    }
+    throw authError(
+      previous === null || this.core.freshSignIn ? 'token_exchange_failed' : 'renew_failed',
+      process.env.NODE_ENV !== 'production' && [
+        user.access_token
+          ? `The provider's token response has \`token_type\` ${JSON.stringify(user.token_type)}, which this client cannot present${type === 'dpop' ? ' (it sent no DPoP proof: set `dpop` to use DPoP)' : ''}.`
+          : "The provider's token response has no `access_token`.",
+        'Nothing was stored.',
+      ],
+    );
   }
 
   /**

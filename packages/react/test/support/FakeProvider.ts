@@ -33,6 +33,8 @@ export interface FakeProviderOptions {
   accessTokenTtl?: number;
   /** Rewrites the claims of every ID token before it is signed. */
   idTokenClaims?: (claims: Record<string, unknown>) => Record<string, unknown>;
+  /** Rewrites every token response's fields (a code exchange's and a refresh's) before it is sent. */
+  tokenResponse?: (fields: Record<string, unknown>) => Record<string, unknown>;
   /** Issue a new ID token on refresh (default true). */
   idTokenOnRefresh?: boolean;
   /** Sign ID tokens with another key than the one in the JWKS. */
@@ -43,6 +45,8 @@ export interface FakeProviderOptions {
   tokenDelay?: number;
   /** Milliseconds refresh requests take to answer (default `tokenDelay`). */
   refreshDelay?: number;
+  /** Answer userinfo requests with this HTTP status and `temporarily_unavailable`. */
+  userinfoStatus?: number;
   /** Answer refresh requests with this HTTP status and a server error. */
   refreshStatus?: number;
   /** Rotate refresh tokens (default true); false keeps the same one, as many providers do. */
@@ -250,7 +254,9 @@ export class FakeProvider {
                 : 'token'
               : path === '/revoke'
                 ? 'revoke'
-                : 'unknown';
+                : path === '/userinfo'
+                  ? 'userinfo'
+                  : 'unknown';
     const proof = await this.readProof(request);
     this.requests.push({
       method: request.method,
@@ -295,6 +301,8 @@ export class FakeProvider {
         return new Response(null, { status: 200 });
       case 'api':
         return this.api(request, proof);
+      case 'userinfo':
+        return this.userinfo(request);
       default:
         // As web servers answer a path they do not know: a page, not JSON.
         return new Response('<!doctype html><title>Not Found</title>', {
@@ -312,6 +320,7 @@ export class FakeProvider {
       token_endpoint: `${this.issuer}/token`,
       jwks_uri: `${this.issuer}/jwks`,
       revocation_endpoint: `${this.issuer}/revoke`,
+      userinfo_endpoint: `${this.issuer}/userinfo`,
       ...(this.options.endSession === false
         ? {}
         : { end_session_endpoint: `${this.issuer}/logout` }),
@@ -439,6 +448,17 @@ export class FakeProvider {
     this.accessTokens.delete(token);
   }
 
+  private userinfo(request: Request): Response {
+    if (this.options.userinfoStatus !== undefined) {
+      return json({ error: 'temporarily_unavailable' }, this.options.userinfoStatus);
+    }
+    const token = (request.headers.get('Authorization') ?? '').replace(/^Bearer /, '');
+    const entry = this.accessTokens.get(token);
+    if (entry === undefined || entry.grant.revoked) return json({ error: 'invalid_token' }, 401);
+    const { sub, name, email } = entry.grant.user;
+    return json({ sub, name, email });
+  }
+
   private api(request: Request, proof: ReadProof | null): Response {
     const [scheme = '', token = ''] = (request.headers.get('Authorization') ?? '').split(' ');
     const entry = this.accessTokens.get(token);
@@ -503,7 +523,7 @@ export class FakeProvider {
     const idToken = await new SignJWT(claims)
       .setProtectedHeader({ alg: 'RS256', kid: 'key-1', typ: 'JWT' })
       .sign(this.options.signWithForeignKey === true ? keys.foreign : keys.privateKey);
-    return {
+    const fields: Record<string, unknown> = {
       access_token: accessToken,
       token_type: grant.jkt === undefined ? 'Bearer' : 'DPoP',
       ...(this.options.expiresIn === null ? {} : { expires_in: this.options.expiresIn ?? ttl }),
@@ -511,5 +531,6 @@ export class FakeProvider {
       scope: 'openid profile email',
       ...(withIdToken ? { id_token: idToken } : {}),
     };
+    return this.options.tokenResponse?.(fields) ?? fields;
   }
 }
