@@ -501,6 +501,31 @@ describe('fail closed: a bound token never goes without its proof', () => {
     expect(await storedKeys()).toEqual([]);
   });
 
+  test('a refresh refused with a DPoP-Nonce is not sent again: the refresh token goes once', async () => {
+    const { client } = await signedIn({ dpop: true, dpopNonceOnErrors: true });
+    const token = client.getSnapshot().user?.refresh_token as string;
+    harness.provider.revokeAllGrants();
+    await client.renew();
+    expect(harness.provider.presentations(token)).toBe(1);
+    expect(client.getSnapshot().error?.code).toBe('session_expired');
+  });
+
+  test('a code refused with a DPoP-Nonce is not sent again', async () => {
+    harness = createHarness({ dpop: true, dpopNonceOnErrors: true });
+    const waiting = harness.nextRedirect();
+    void harness.createClient({ config: { dpop: true } }).signIn();
+    const callback = new URL(harness.provider.authorize(await waiting));
+    callback.searchParams.set('code', 'forged');
+    history.replaceState(null, '', callback.toString());
+    const client = harness.createClient({ storage: newStorage(), config: { dpop: true } });
+    await client.start();
+    expect(requestsTo('token')).toHaveLength(1);
+    expect(client.getSnapshot().error).toMatchObject({
+      code: 'token_exchange_failed',
+      providerError: 'invalid_grant',
+    });
+  });
+
   test('an invalid_grant that carries a DPoP-Nonce (as oidc-provider sends) still ends the session', async () => {
     const { client } = await signedIn({ dpop: true, dpopNonceOnErrors: true });
     harness.provider.revokeAllGrants();

@@ -1,4 +1,4 @@
-import { IndexedDbDPoPStore } from 'oidc-client-ts';
+import { ErrorResponse, IndexedDbDPoPStore } from 'oidc-client-ts';
 import type { DPoPState, User, UserManager, UserManagerSettings } from 'oidc-client-ts';
 import type { SessionCore } from './SessionCore';
 
@@ -114,14 +114,52 @@ export class DPoP {
  * settings (`dpopProof`) and from those of the `OidcClient` inside it (code exchange, refresh).
  */
 function enableProofs(manager: UserManager, dpop: NonNullable<UserManagerSettings['dpop']>): void {
-  const inner = (manager as unknown as { _client?: { settings?: object } })._client?.settings;
-  if (inner === undefined) {
+  const inner = (manager as unknown as { _client?: OidcClientInside })._client;
+  // The token endpoint's two clients: the refresh's, and the code exchange's.
+  const posting = [inner?._tokenClient, inner?._validator?._tokenClient].map(
+    (client) => client?._jsonService,
+  );
+  if (inner?.settings === undefined || posting.some((service) => service?.postForm === undefined)) {
     // Without it token requests would go without proofs, and the tokens unbound, unnoticed.
     throw new Error(
       'oidc-kit: this version of oidc-client-ts cannot be given DPoP after it was created; use oidc-client-ts 3.5.',
     );
   }
-  for (const settings of [manager.settings, inner]) Object.assign(settings, { dpop });
+  for (const settings of [manager.settings, inner.settings]) Object.assign(settings, { dpop });
+  for (const service of posting as JsonServiceInside[]) {
+    const postForm = service.postForm.bind(service);
+    service.postForm = (url, args) =>
+      postForm(url, args).catch((error: unknown) => {
+        throw onlyNonceRequests(error, args.body);
+      });
+  }
+}
+
+interface JsonServiceInside {
+  postForm(url: string, args: { body: URLSearchParams }): Promise<unknown>;
+}
+
+interface OidcClientInside {
+  settings?: object;
+  _tokenClient?: { _jsonService?: JsonServiceInside };
+  _validator?: { _tokenClient?: { _jsonService?: JsonServiceInside } };
+}
+
+/**
+ * oidc-client-ts takes any refusal of the token endpoint that carries a `DPoP-Nonce` header for a
+ * request for that nonce, and sends the same code or refresh token again with it. Only
+ * `use_dpop_nonce` asks for that (RFC 9449 §8): any other refusal (`invalid_grant`, a server error
+ * after the token rotated) is given back as the refusal it is, and the token is not sent again.
+ */
+function onlyNonceRequests(error: unknown, form: URLSearchParams): unknown {
+  if ((error as { name?: unknown } | null)?.name !== 'ErrorDPoPNonce') return error;
+  // Its message is the answer's JSON body, as oidc-client-ts read it.
+  const { message } = error as Error;
+  const answer = JSON.parse(message) as { error?: unknown } | null;
+  if (answer?.error === 'use_dpop_nonce') return error;
+  return typeof answer?.error === 'string'
+    ? new ErrorResponse(answer as { error: string }, form)
+    : new Error(message);
 }
 
 /** Where the key pair of `session` is kept in IndexedDB. */

@@ -277,8 +277,10 @@ export class FakeProvider {
       case 'token':
         return (
           this.dpopRefusal(request, proof) ??
-          this.delayed(request.signal, () =>
-            this.exchangeCode(body ?? new URLSearchParams(), proof),
+          this.withNonceOnError(
+            await this.delayed(request.signal, () =>
+              this.exchangeCode(body ?? new URLSearchParams(), proof),
+            ),
           )
         );
       case 'refresh': {
