@@ -340,7 +340,7 @@ describe('sign-out', () => {
 });
 
 describe('bounds', () => {
-  test('renewal retries after a passing failure are bounded (3, with backoff)', async () => {
+  test('renewal retries after a passing failure are bounded (3, with backoff, then one at expiry)', async () => {
     harness = createHarness();
     const { client } = await harness.signIn(harness.createClient());
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
@@ -359,10 +359,18 @@ describe('bounds', () => {
         // The failure is reported in the same step that arms the next retry.
         await vi.waitFor(() => expect(client.getSnapshot().error).not.toBe(failed));
       }
-      await vi.advanceTimersByTimeAsync(3_600_000);
+      // Then nothing more while the tokens are valid…
+      const expiresAt = (client.getSnapshot().user?.expires_at as number) * 1000;
+      await vi.advanceTimersByTimeAsync(expiresAt - Date.now() - 5_000);
       await new Promise((resolve) => setImmediate(resolve));
       expect(harness.provider.count('refresh')).toBe(4);
       expect(client.getSnapshot().status).toBe('authenticated');
+      // …and one last attempt when they expire, which, failing, ends the session (rather than
+      // keeping it with expired tokens).
+      await vi.advanceTimersByTimeAsync(10_000);
+      await vi.waitFor(() => expect(client.getSnapshot().status).toBe('unauthenticated'));
+      expect(harness.provider.count('refresh')).toBe(5);
+      expect(client.getSnapshot().error?.code).toBe('session_expired');
     } finally {
       vi.useRealTimers();
     }

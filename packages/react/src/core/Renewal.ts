@@ -56,7 +56,14 @@ export class Renewal {
   scheduleRetry(): void {
     this.stopRenewing();
     this.renewRetries += 1;
-    if (this.renewRetries > maxRenewRetries || this.core.stopped) return;
+    if (this.core.stopped) return;
+    if (this.renewRetries > maxRenewRetries) {
+      // Out of retries: one last attempt once the tokens have expired, which ends the session if
+      // it fails too, rather than keeping it with tokens nobody accepts.
+      const expiresAt = this.core.snapshot.user?.expires_at;
+      if (expiresAt !== undefined) this.renewAt(expiresAt * 1000 + 1000);
+      return;
+    }
     // Exponential backoff with jitter, so tabs and clients that failed together do not retry so.
     const delay = 2 ** this.renewRetries * 2500 * (0.75 + Math.random() / 2);
     this.renewAt(Date.now() + delay);

@@ -36,7 +36,19 @@ export class RenewalRunner {
       const exhausted =
         this.core.renewal.renewRetries >= maxRenewRetries && current.expired === true;
       if (error.code === 'session_expired' || error.code === 'id_token_invalid' || exhausted) {
-        await this.core.endSession(error, await this.noTabCanRenew(current));
+        await this.core.endSession(
+          exhausted && error.code === 'renew_failed'
+            ? authError(
+                'session_expired',
+                process.env.NODE_ENV !== 'production' && [
+                  `The tokens expired and could not be renewed (${error.message})`,
+                  'The local session was cleared.',
+                ],
+                { cause: error },
+              )
+            : error,
+          await this.noTabCanRenew(current),
+        );
         return null;
       }
       // A passing failure (network, provider down): keep the session, retry a bounded few times.
