@@ -102,6 +102,36 @@ describe('1. a refresh token is presented at most once, by any tab, ever', () =>
     },
   );
 
+  test('a refresh answered server_error (the provider may have rotated first) is not sent again', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness({ refreshStatus: 500, refreshError: 'server_error' });
+    const { client } = await signedInTab();
+    const token = client.getSnapshot().user?.refresh_token as string;
+    later();
+    await expect(client.renew()).rejects.toMatchObject({ code: 'renew_failed' });
+    harness.provider.options.refreshStatus = undefined;
+    later();
+    await client.renew();
+    expect(harness.provider.presentations(token)).toBe(1);
+    expect(harness.silentAuthorizations).toHaveLength(1);
+    expect(client.getSnapshot().status).toBe('authenticated');
+  });
+
+  test('the one exception: a refresh refused unused (temporarily_unavailable) stays current, and goes again', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness({ refreshStatus: 503 });
+    const { client } = await signedInTab();
+    const token = client.getSnapshot().user?.refresh_token as string;
+    later();
+    await expect(client.renew()).rejects.toMatchObject({ code: 'renew_failed' });
+    harness.provider.options.refreshStatus = undefined;
+    later();
+    await client.renew();
+    expect(harness.provider.presentations(token)).toBe(2);
+    expect(harness.silentAuthorizations).toHaveLength(0);
+    expect(client.getSnapshot().status).toBe('authenticated');
+  });
+
   test('a userinfo error after a rotation does not bring the spent refresh token back', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     harness = createHarness();

@@ -195,12 +195,13 @@ export class RenewalRunner {
       const answer = (error as { name?: unknown; error?: unknown; form?: unknown } | null) ?? {};
       // The token endpoint answered and refused for a passing reason: it did not use the token
       // (oidc-client-ts gives its refusals the request's `form`; a userinfo error after a
-      // rotation has none). Any other failure (no answer, a timeout, an unusable answer) may
-      // follow a rotation: the token stays spent, and a later attempt authorizes silently
-      // (rule 1), at the pace of rule 5.
+      // rotation has none). Any other failure (no answer, a timeout, an unusable answer, a
+      // `server_error`, which may come after the rotation) may follow a rotation: the token
+      // stays spent, and a later attempt authorizes silently (rule 1), at the pace of rule 5.
       if (
         answer.name === 'ErrorResponse' &&
         answer.form !== undefined &&
+        answer.error !== 'server_error' &&
         !sessionOverErrors.has(answer.error as string)
       ) {
         await this.core.parts.guard.settle(session, current.refresh_token);

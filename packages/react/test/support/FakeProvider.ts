@@ -47,8 +47,10 @@ export interface FakeProviderOptions {
   refreshDelay?: number;
   /** Answer userinfo requests with this HTTP status and `temporarily_unavailable`. */
   userinfoStatus?: number;
-  /** Answer refresh requests with this HTTP status and a server error. */
+  /** Answer refresh requests with this HTTP status and `refreshError`. */
   refreshStatus?: number;
+  /** The error of `refreshStatus` answers (default `temporarily_unavailable`). */
+  refreshError?: string;
   /** Rotate refresh tokens (default true); false keeps the same one, as many providers do. */
   rotateRefreshTokens?: boolean;
   /** Process the next refresh request (rotating the token), then lose the answer on the way back. */
@@ -418,7 +420,8 @@ export class FakeProvider {
 
   private async refresh(body: URLSearchParams, proof: ReadProof | null): Promise<Response> {
     if (this.options.refreshStatus !== undefined) {
-      return json({ error: 'server_error' }, this.options.refreshStatus);
+      const error = this.options.refreshError ?? 'temporarily_unavailable';
+      return json({ error }, this.options.refreshStatus);
     }
     const entry = this.refreshTokens.get(body.get('refresh_token') ?? '');
     if (entry === undefined || entry.grant.revoked) return json({ error: 'invalid_grant' }, 400);
