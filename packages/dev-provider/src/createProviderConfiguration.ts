@@ -129,7 +129,10 @@ export function createProviderConfiguration(settings: ProviderSettings): Configu
       corsAllowed(origin, client.redirectUris ?? [], client.applicationType === 'native'),
 
     async renderError(ctx, out) {
-      send(ctx, renderErrorPage({ ...out }));
+      const fix = returnAddressFix(ctx, out);
+      // Also in the terminal: the developer may be looking there rather than at the browser.
+      if (fix !== undefined) console.warn(`oidc-kit-dev-provider: ${fix}`);
+      send(ctx, renderErrorPage({ ...out }, { signOut: ctx.oidc?.route === 'end_session', fix }));
     },
 
     features: {
@@ -224,4 +227,26 @@ function send(ctx: KoaContextWithOIDC, page: Page): void {
   ctx.set(page.headers);
   ctx.type = 'html';
   ctx.body = page.html;
+}
+
+/**
+ * For a request refused because of where it asked to return (an unregistered `redirect_uri` or
+ * `post_logout_redirect_uri`): the address asked for, the client's accepted ones, and how to add
+ * one. Undefined for other errors.
+ */
+function returnAddressFix(
+  ctx: KoaContextWithOIDC,
+  out: { error?: string; error_description?: string },
+): string | undefined {
+  const name =
+    out.error === 'invalid_redirect_uri'
+      ? 'redirect_uri'
+      : (out.error_description ?? '').includes('post_logout_redirect_uri')
+        ? 'post_logout_redirect_uri'
+        : undefined;
+  if (name === undefined) return undefined;
+  const client = ctx.oidc?.client;
+  const accepted = name === 'redirect_uri' ? client?.redirectUris : client?.postLogoutRedirectUris;
+  const asked = (ctx.oidc?.params as Record<string, unknown> | undefined)?.[name];
+  return `${String(client?.clientId ?? 'The client')} asked to return to ${String(asked)}, which is not one of its ${name}s (${accepted?.join(', ') || 'none'}). To accept it, register it in a clients file: oidc-kit-dev-provider --clients-file clients.json (see the README, "Clients").`;
 }

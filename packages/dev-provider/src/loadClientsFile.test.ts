@@ -13,7 +13,7 @@ describe('the reference app client', () => {
       client_id: 'reference-app',
       client_name: 'oidc-kit reference app',
       redirect_uris: ['http://localhost:5173/callback'],
-      post_logout_redirect_uris: ['http://localhost:5173/signed-out'],
+      post_logout_redirect_uris: ['http://localhost:5173/signed-out', 'http://localhost:5173/'],
     });
   });
 });

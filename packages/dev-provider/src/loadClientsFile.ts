@@ -32,7 +32,8 @@ export const referenceAppClient: DevClient = {
   client_id: 'reference-app',
   client_name: 'oidc-kit reference app',
   redirect_uris: ['http://localhost:5173/callback'],
-  post_logout_redirect_uris: ['http://localhost:5173/signed-out'],
+  // The app's root too: the quick start's first config returns there after sign-out.
+  post_logout_redirect_uris: ['http://localhost:5173/signed-out', 'http://localhost:5173/'],
 };
 
 const clientFields = [

@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startDevProvider, type DevProvider } from './startDevProvider.js';
 import { attribute, Browser, type Visit } from './test-support/Browser.js';
 import {
@@ -328,6 +328,25 @@ describe('the default client on another loopback port (development: any port, RF
     });
   }
 
+  it("takes the app's root as well as /signed-out to return to after sign-out, on any port", async () => {
+    for (const [target, accepted] of [
+      ['http://localhost:5173/', true],
+      ['http://localhost:3000/', true],
+      ['http://127.0.0.1:4321/signed-out', true],
+      ['http://localhost:5173/elsewhere', false],
+    ] as const) {
+      const { tokens, browser } = await signInAndGetTokens('alice');
+      const url = new URL(`${provider.issuer}/session/end`);
+      url.search = new URLSearchParams({
+        id_token_hint: tokens.id_token,
+        post_logout_redirect_uri: target,
+        state: 'st',
+      }).toString();
+      const page = await browser.open(url);
+      expect(page.response.status < 400, target).toBe(accepted);
+    }
+  });
+
   it('still refuses a redirect URI off the loopback, or on another path', async () => {
     for (const redirectUri of ['http://example.com:5173/callback', 'http://localhost:3000/other']) {
       const visit = await new Browser(provider.issuer).open(
@@ -467,6 +486,42 @@ describe('bad authorization requests are never redirected', () => {
     expect(visit.response.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(visit.body).toContain('<h1>Sign-in error</h1>');
     expect(visit.body).toContain(expected);
+  });
+});
+
+describe('an unregistered return address is named, with how to register it', () => {
+  it('on sign-in: the page and the terminal name the redirect URI asked for and the accepted ones', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const redirectUri = 'http://localhost:5173/auth/callback';
+    const visit = await new Browser(provider.issuer).open(
+      authorizationUrl(provider.issuer, { redirectUri, challenge: pkce().challenge }),
+    );
+    expect(visit.response.status).toBe(400);
+    expect(visit.body).toContain('<h1>Sign-in error</h1>');
+    expect(visit.body).toContain(redirectUri);
+    expect(visit.body).toContain('http://localhost:5173/callback');
+    expect(visit.body).toContain('--clients-file');
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining(redirectUri));
+    warn.mockRestore();
+  });
+
+  it('on sign-out: a sign-out error page names the post-logout redirect URI', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { tokens, browser } = await signInAndGetTokens('alice');
+    const target = 'http://localhost:5173/goodbye';
+    const url = new URL(`${provider.issuer}/session/end`);
+    url.search = new URLSearchParams({
+      id_token_hint: tokens.id_token,
+      post_logout_redirect_uri: target,
+    }).toString();
+    const page = await browser.open(url);
+    expect(page.response.status).toBe(400);
+    expect(page.body).toContain('<h1>Sign-out error</h1>');
+    expect(page.body).toContain(target);
+    expect(page.body).toContain('http://localhost:5173/signed-out');
+    expect(page.body).toContain('--clients-file');
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining(target));
+    warn.mockRestore();
   });
 });
 
