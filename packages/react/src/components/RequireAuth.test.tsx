@@ -190,6 +190,13 @@ describe('describeSignInError, the one wording of a failure for users', () => {
     expect(describeSignInError(cancelled)).toBe('Sign-in was cancelled.');
   });
 
+  test('in development, an unreachable provider says where it was looked for (a wrong authority)', () => {
+    const message =
+      'The identity provider could not be reached at http://localhost:4060/.well-known/openid-configuration. Check `authority` if the URL looks wrong.';
+    expect(describeSignInError(new AuthError('network', message))).toContain('localhost:4060');
+    expect(describeSignInError(new AuthError('timeout', message))).toContain('localhost:4060');
+  });
+
   test('production builds never show a developer message to users', () => {
     vi.stubEnv('NODE_ENV', 'production');
     const codes = ['token_exchange_failed', 'id_token_invalid', 'callback_state_mismatch'] as const;

@@ -12,7 +12,10 @@ export function describeSignInError(error: AuthError): string {
         : 'The sign-in service refused the sign-in.';
     case 'network':
     case 'timeout':
-      return 'The sign-in service could not be reached. Check your connection.';
+      // In development, where it was looked for: a wrong `authority` fails this way too.
+      return process.env.NODE_ENV !== 'production'
+        ? error.message
+        : 'The sign-in service could not be reached. Check your connection.';
     case 'popup_blocked':
       return 'The browser blocked the sign-in window.';
     case 'popup_closed':
