@@ -1,5 +1,6 @@
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { MockInstance } from 'vitest';
 import { startDevProvider, type DevProvider } from './startDevProvider.js';
 import { attribute, Browser, type Visit } from './test-support/Browser.js';
 import {
@@ -490,23 +491,32 @@ describe('bad authorization requests are never redirected', () => {
 });
 
 describe('an unregistered return address is named, with how to register it', () => {
+  // The terminal: what the provider prints for the developer.
+  let warn: MockInstance<typeof console.warn>;
+  beforeEach(() => {
+    warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+  });
+  afterEach(() => warn.mockRestore());
+
+  /** The error page, and the terminal, name the address `asked` for and an `accepted` one. */
+  function expectNamed(page: Visit, heading: string, asked: string, accepted: string): void {
+    expect(page.response.status).toBe(400);
+    expect(page.body).toContain(`<h1>${heading}</h1>`);
+    expect(page.body).toContain(asked);
+    expect(page.body).toContain(accepted);
+    expect(page.body).toContain('--clients-file');
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining(asked));
+  }
+
   it('on sign-in: the page and the terminal name the redirect URI asked for and the accepted ones', async () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const redirectUri = 'http://localhost:5173/auth/callback';
     const visit = await new Browser(provider.issuer).open(
       authorizationUrl(provider.issuer, { redirectUri, challenge: pkce().challenge }),
     );
-    expect(visit.response.status).toBe(400);
-    expect(visit.body).toContain('<h1>Sign-in error</h1>');
-    expect(visit.body).toContain(redirectUri);
-    expect(visit.body).toContain('http://localhost:5173/callback');
-    expect(visit.body).toContain('--clients-file');
-    expect(warn).toHaveBeenCalledWith(expect.stringContaining(redirectUri));
-    warn.mockRestore();
+    expectNamed(visit, 'Sign-in error', redirectUri, 'http://localhost:5173/callback');
   });
 
   it('on sign-out: a sign-out error page names the post-logout redirect URI', async () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const { tokens, browser } = await signInAndGetTokens('alice');
     const target = 'http://localhost:5173/goodbye';
     const url = new URL(`${provider.issuer}/session/end`);
@@ -515,13 +525,7 @@ describe('an unregistered return address is named, with how to register it', () 
       post_logout_redirect_uri: target,
     }).toString();
     const page = await browser.open(url);
-    expect(page.response.status).toBe(400);
-    expect(page.body).toContain('<h1>Sign-out error</h1>');
-    expect(page.body).toContain(target);
-    expect(page.body).toContain('http://localhost:5173/signed-out');
-    expect(page.body).toContain('--clients-file');
-    expect(warn).toHaveBeenCalledWith(expect.stringContaining(target));
-    warn.mockRestore();
+    expectNamed(page, 'Sign-out error', target, 'http://localhost:5173/signed-out');
   });
 });
 
