@@ -248,5 +248,5 @@ function returnAddressFix(
   const client = ctx.oidc?.client;
   const accepted = name === 'redirect_uri' ? client?.redirectUris : client?.postLogoutRedirectUris;
   const asked = (ctx.oidc?.params as Record<string, unknown> | undefined)?.[name];
-  return `${String(client?.clientId ?? 'The client')} asked to return to ${String(asked)}, which is not one of its ${name}s (${accepted?.join(', ') || 'none'}). To accept it, register it in a clients file: oidc-kit-dev-provider --clients-file clients.json (see the README, "Clients").`;
+  return `${String(client?.clientId ?? 'The client')} asked to return to ${String(asked)}, which is not one of its ${name}s (${accepted?.join(', ') || 'none'}${client?.applicationType === 'native' ? ', at any port' : ''}). To accept it, register it in a clients file: oidc-kit-dev-provider --clients-file clients.json (see the README, "Clients").`;
 }
