@@ -66,6 +66,13 @@ async function signInAndGetTokens(username: string) {
   return { tokens, nonce, browser };
 }
 
+/** The provider's end-session (RP-initiated logout) URL with `params`. */
+function endSessionUrl(params: Record<string, string>): URL {
+  const url = new URL(`${provider.issuer}/session/end`);
+  url.search = new URLSearchParams(params).toString();
+  return url;
+}
+
 /** Signs `username` in to `userinfo-app`, a client set up for userinfo tokens. */
 async function signInToUserinfoApp(username: string, extra?: Record<string, string>) {
   const client = { clientId: 'userinfo-app', redirectUri: 'http://localhost:3000/cb' };
@@ -318,13 +325,13 @@ describe('the default client on another loopback port (development: any port, RF
       expect(response.headers.get('access-control-allow-origin')).toBe(origin);
       const tokens = (await response.json()) as { id_token: string };
 
-      const url = new URL(`${provider.issuer}/session/end`);
-      url.search = new URLSearchParams({
-        id_token_hint: tokens.id_token,
-        post_logout_redirect_uri: `${origin}/signed-out`,
-        state: 'st',
-      }).toString();
-      const page = await browser.open(url);
+      const page = await browser.open(
+        endSessionUrl({
+          id_token_hint: tokens.id_token,
+          post_logout_redirect_uri: `${origin}/signed-out`,
+          state: 'st',
+        }),
+      );
       expect(page.response.status).toBeLessThan(400);
     });
   }
@@ -337,13 +344,13 @@ describe('the default client on another loopback port (development: any port, RF
       ['http://localhost:5173/elsewhere', false],
     ] as const) {
       const { tokens, browser } = await signInAndGetTokens('alice');
-      const url = new URL(`${provider.issuer}/session/end`);
-      url.search = new URLSearchParams({
-        id_token_hint: tokens.id_token,
-        post_logout_redirect_uri: target,
-        state: 'st',
-      }).toString();
-      const page = await browser.open(url);
+      const page = await browser.open(
+        endSessionUrl({
+          id_token_hint: tokens.id_token,
+          post_logout_redirect_uri: target,
+          state: 'st',
+        }),
+      );
       expect(page.response.status < 400, target).toBe(accepted);
     }
   });
@@ -519,12 +526,12 @@ describe('an unregistered return address is named, with how to register it', () 
   it('on sign-out: a sign-out error page names the post-logout redirect URI', async () => {
     const { tokens, browser } = await signInAndGetTokens('alice');
     const target = 'http://localhost:5173/goodbye';
-    const url = new URL(`${provider.issuer}/session/end`);
-    url.search = new URLSearchParams({
-      id_token_hint: tokens.id_token,
-      post_logout_redirect_uri: target,
-    }).toString();
-    const page = await browser.open(url);
+    const page = await browser.open(
+      endSessionUrl({
+        id_token_hint: tokens.id_token,
+        post_logout_redirect_uri: target,
+      }),
+    );
     expectNamed(page, 'Sign-out error', target, 'http://localhost:5173/signed-out');
   });
 });
@@ -641,12 +648,6 @@ describe('userinfo', () => {
 describe('RP-initiated logout', () => {
   const signedOut = 'http://localhost:5173/signed-out';
 
-  function endSessionUrl(params: Record<string, string>): URL {
-    const url = new URL(`${provider.issuer}/session/end`);
-    url.search = new URLSearchParams(params).toString();
-    return url;
-  }
-
   /** Presses the logout page's Sign out button (it posts oidc-provider's form with logout=yes). */
   function pressSignOut(browser: Browser, page: Visit): Promise<Visit> {
     expect(page.body).toMatch(
@@ -684,13 +685,13 @@ describe('RP-initiated logout', () => {
 
   it('signs out, lands on the post-logout redirect, and ends the session and its refresh tokens', async () => {
     const { tokens, browser } = await signInAndGetTokens('alice');
-    const url = new URL(`${provider.issuer}/session/end`);
-    url.search = new URLSearchParams({
-      id_token_hint: tokens.id_token,
-      post_logout_redirect_uri: 'http://localhost:5173/signed-out',
-      state: 'bye',
-    }).toString();
-    const page = await browser.open(url);
+    const page = await browser.open(
+      endSessionUrl({
+        id_token_hint: tokens.id_token,
+        post_logout_redirect_uri: 'http://localhost:5173/signed-out',
+        state: 'bye',
+      }),
+    );
     expect(page.response.status).toBe(200);
     const csp = page.response.headers.get('content-security-policy') ?? '';
     const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
@@ -846,12 +847,12 @@ describe('RP-initiated logout', () => {
 
   it('refuses an unregistered post-logout redirect URI without redirecting', async () => {
     const { tokens, browser } = await signInAndGetTokens('alice');
-    const url = new URL(`${provider.issuer}/session/end`);
-    url.search = new URLSearchParams({
-      id_token_hint: tokens.id_token,
-      post_logout_redirect_uri: 'http://localhost:5173/elsewhere',
-    }).toString();
-    const page = await browser.open(url);
+    const page = await browser.open(
+      endSessionUrl({
+        id_token_hint: tokens.id_token,
+        post_logout_redirect_uri: 'http://localhost:5173/elsewhere',
+      }),
+    );
     expect(page.response.status).toBe(400);
     expect(page.redirectedTo).toBeUndefined();
     expect(page.body).toContain('post_logout_redirect_uri');
