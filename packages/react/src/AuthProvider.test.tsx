@@ -1,8 +1,9 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { appOrigin, createHarness } from '../test/support/harness';
 import type { Harness } from '../test/support/harness';
 import { AuthProvider } from './AuthProvider';
+import { RequireAuth } from './components/RequireAuth';
 import { useAuth } from './hooks/useAuth';
 import { createMockAuthClient } from './testing';
 
@@ -144,6 +145,41 @@ describe('AuthProvider', () => {
         <Status />
       </AuthProvider>,
     );
+    expect(screen.getByLabelText('status').textContent).toBe('error (config_invalid)');
+  });
+
+  test('in production, actions on a wrong configuration settle as the state says, never reject', async () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    let actions: ReturnType<typeof useAuth> | undefined;
+    function Grab() {
+      actions = useAuth();
+      return null;
+    }
+    render(
+      <AuthProvider
+        config={{
+          authority: 'https://login.example.com',
+          client_id: '',
+          redirect_uri: `${appOrigin}/callback`,
+        }}
+      >
+        <Status />
+        <Grab />
+        <RequireAuth>
+          <p>secret</p>
+        </RequireAuth>
+      </AuthProvider>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await expect(actions!.signIn()).resolves.toBeUndefined();
+    await expect(actions!.signOut()).resolves.toBeUndefined();
+    // renew() returns a value the caller awaits, so it rejects, as the engine's does.
+    await expect(actions!.renew()).rejects.toMatchObject({ code: 'config_invalid' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    process.off('unhandledRejection', unhandled);
+    expect(unhandled).not.toHaveBeenCalled();
     expect(screen.getByLabelText('status').textContent).toBe('error (config_invalid)');
   });
 

@@ -40,7 +40,9 @@ export type AuthProviderProps = {
 /** A stand-in client that reports a configuration error and does nothing else. */
 function failedClient(error: AuthError): AuthContextValue {
   const snapshot = createAuthSnapshot('error', null, error);
-  const refuse = () => Promise.reject(error);
+  // As the engine's actions: signIn and signOut end in the snapshot's error (already this one),
+  // renew rejects, since its caller awaits a value.
+  const settle = () => Promise.resolve();
   const none = () => Promise.resolve(null);
   const subscribe = () => () => undefined;
   return {
@@ -48,9 +50,9 @@ function failedClient(error: AuthError): AuthContextValue {
     stop: () => undefined,
     getSnapshot: () => snapshot,
     subscribe,
-    signIn: refuse,
-    signOut: refuse,
-    renew: refuse,
+    signIn: settle,
+    signOut: settle,
+    renew: () => Promise.reject(error),
     getAccessToken: none,
     getAuthHeaders: none,
     dismissError: () => undefined,
