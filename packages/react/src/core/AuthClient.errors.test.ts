@@ -263,6 +263,52 @@ describe('every other error code the engine raises', () => {
     expectNothingLeft(storage);
   });
 
+  test.each(['a code', 'an error'])(
+    'callback_state_mismatch: %s without `state`, after this tab left to sign in, is reported and removed',
+    async (kind) => {
+      const { client, storage } = await landOnCallback({}, (url) => {
+        url.searchParams.delete('state');
+        if (kind === 'an error') {
+          url.searchParams.delete('code');
+          url.searchParams.set('error', 'access_denied');
+        }
+      });
+      // As for a replayed response: signed out, and the error says why.
+      const { status, error } = client.getSnapshot();
+      expect(status).toBe('unauthenticated');
+      expect(error?.code).toBe('callback_state_mismatch');
+      expect(error?.message).toMatch(/has no `state`/);
+      expect(harness.provider.count('token')).toBe(0);
+      expectNothingLeft(storage);
+    },
+  );
+
+  test('a code without `state` when this tab started no sign-in is left to the app', async () => {
+    harness = createHarness();
+    history.replaceState(null, '', '/callback?code=the-apps-own');
+    const client = harness.createClient();
+    await client.start();
+    expect(client.getSnapshot().status).toBe('unauthenticated');
+    expect(client.getSnapshot().error).toBeNull();
+    expect(location.search).toBe('?code=the-apps-own');
+  });
+
+  test('the mark of a sign-in left half-way is spent by the next page load', async () => {
+    harness = createHarness();
+    const waiting = harness.nextRedirect();
+    void harness.createClient().signIn();
+    await waiting;
+    // The user came back without signing in (the back button), then opened a page of the app
+    // whose address carries a `code` of its own.
+    history.replaceState(null, '', '/');
+    await harness.createClient().start();
+    history.replaceState(null, '', '/callback?code=the-apps-own');
+    const client = harness.createClient();
+    await client.start();
+    expect(client.getSnapshot().error).toBeNull();
+    expect(location.search).toBe('?code=the-apps-own');
+  });
+
   test('callback_state_mismatch: a replayed callback with no session ends signed out, once', async () => {
     harness = createHarness();
     const waiting = harness.nextRedirect();

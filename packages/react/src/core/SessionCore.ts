@@ -1,6 +1,6 @@
 import { OidcClient } from 'oidc-client-ts';
 import type { User, UserManager } from 'oidc-client-ts';
-import { isCallback, isSignOutReturn } from './arrival';
+import { isCallback, isSignOutReturn, tabMark } from './arrival';
 import type { AuthSnapshot } from './authState';
 import type { AuthClientEnvironment } from './clientOptions';
 import { browserStorage } from './browserStorage';
@@ -205,7 +205,11 @@ export class SessionCore {
 
   /** What the address the app loaded on is (see `arrival.ts`). */
   arrivalAt(url: string): 'callback' | 'sign-out-return' | null {
-    if (isCallback(this, url)) return 'callback';
+    // Spent by the first page load after a sign-in left, whatever that page is.
+    const mark = tabMark(this, 'signing-in');
+    const leftToSignIn = mark.read() !== null;
+    mark.remove();
+    if (isCallback(this, url, leftToSignIn)) return 'callback';
     return isSignOutReturn(this, url) ? 'sign-out-return' : null;
   }
 

@@ -1,4 +1,5 @@
 import type { User } from 'oidc-client-ts';
+import { tabMark } from './arrival';
 import { assertIssuer } from './assertIssuer';
 import { currentPath, safeReturnTo } from './returnTo';
 import { toAuthError } from './toAuthError';
@@ -51,6 +52,7 @@ export class SignIn {
         await this.beginSession(user);
       } else {
         this.watchRedirect();
+        tabMark(this.core, 'signing-in').write('redirect');
         await this.core.userManager.signinRedirect(args);
       }
     } catch (cause) {

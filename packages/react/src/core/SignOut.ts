@@ -2,7 +2,7 @@ import type { User, SignoutRedirectArgs } from 'oidc-client-ts';
 import type { SignOutReason } from './authState';
 import type { AuthError } from './errors';
 import { toAuthError } from './toAuthError';
-import { signOutMark } from './arrival';
+import { tabMark } from './arrival';
 import type { SignOutOptions } from './clientOptions';
 import type { SessionCore } from './SessionCore';
 import { removeFromAddress } from './removeFromAddress';
@@ -70,17 +70,17 @@ export class SignOut {
       extraQueryParams,
     };
     try {
-      if (returnTo !== undefined) signOutMark(this.core).write(reason);
+      if (returnTo !== undefined) tabMark(this.core, 'signed-out').write(reason);
       await this.core.userManager.signoutRedirect(args);
     } catch (cause) {
-      signOutMark(this.core).remove();
+      tabMark(this.core, 'signed-out').remove();
       this.core.set('unauthenticated', null, toAuthError(cause, 'sign-out'), reason);
     }
   }
 
   /** Completes the return from the provider's logout: `state` checked, the address cleaned. */
   async completeSignOut(url: string): Promise<void> {
-    const marks = signOutMark(this.core);
+    const marks = tabMark(this.core, 'signed-out');
     const mark = marks.read();
     marks.remove();
     let error: AuthError | null = null;

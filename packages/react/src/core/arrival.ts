@@ -6,8 +6,12 @@ import type { SessionCore } from './SessionCore';
  * or neither. Read at start, before the code that handles either is loaded.
  */
 
-/** Whether `url` is a sign-in response on one of the redirect URIs (page, popup or iframe). */
-export function isCallback(core: SessionCore, url: string): boolean {
+/**
+ * Whether `url` is a sign-in response on one of the redirect URIs (page, popup or iframe). It has
+ * a `code` or an `error`, and a `state`; or none, when this tab `leftToSignIn` (a provider that
+ * drops `state`, or a forged address: processed, it is refused as such rather than ignored).
+ */
+export function isCallback(core: SessionCore, url: string, leftToSignIn: boolean): boolean {
   const current = new URL(url);
   // The settings oidc-client-ts uses (popup_redirect_uri defaults to redirect_uri there), so a
   // ready-made UserManager's URIs count too.
@@ -17,7 +21,7 @@ export function isCallback(core: SessionCore, url: string): boolean {
       const target = uri === undefined ? null : new URL(uri);
       return target?.origin === current.origin && target.pathname === current.pathname;
     }) &&
-    current.searchParams.has('state') &&
+    (current.searchParams.has('state') || leftToSignIn) &&
     (current.searchParams.has('code') || current.searchParams.has('error'))
   );
 }
@@ -29,17 +33,17 @@ export function isSignOutReturn(core: SessionCore, url: string): boolean {
   const current = new URL(url);
   const expected = new URL(target);
   if (current.origin !== expected.origin || current.pathname !== expected.pathname) return false;
-  return current.searchParams.has('state') || signOutMark(core).read() !== null;
+  return current.searchParams.has('state') || tabMark(core, 'signed-out').read() !== null;
 }
 
 /**
- * Where a sign-out that leaves for the provider notes its reason for the return: this tab's
- * sessionStorage, under the client's key.
+ * A note this tab leaves for its return from the provider, in its sessionStorage under the
+ * client's key: why a sign-out left (`signed-out`), or that a sign-in did (`signing-in`).
  */
-export function signOutMark(core: SessionCore) {
+export function tabMark(core: SessionCore, name: 'signed-out' | 'signing-in') {
   const storage = browserStorage('sessionStorage');
   const { authority, client_id } = core.config.oidc;
-  const key = `oidc-kit:signed-out:${authority}:${client_id}`;
+  const key = `oidc-kit:${name}:${authority}:${client_id}`;
   return {
     read: (): string | null => storage?.getItem(key) ?? null,
     write: (reason: string): void => storage?.setItem(key, reason),

@@ -149,7 +149,9 @@ export function toAuthError(cause: unknown, operation: AuthOperation): AuthError
     return authError(
       'callback_state_mismatch',
       process.env.NODE_ENV !== 'production' && [
-        'This sign-in response does not belong to a sign-in started in this browser (stale, replayed or forged).',
+        /No state in response/.test(message)
+          ? 'This sign-in response has no `state`, so it cannot be matched to the sign-in this tab started: the provider dropped it, or the address was changed.'
+          : 'This sign-in response does not belong to a sign-in started in this browser (stale, replayed or forged).',
         'Nothing was stored and the callback parameters were removed from the address.',
       ],
       { cause },
