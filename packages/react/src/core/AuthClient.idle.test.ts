@@ -15,7 +15,7 @@ const defaultIdle = { timeout: 60_000, warning: 20_000 };
 
 /** Two signed-in tabs with idle sign-out, each with its own input, on a fake clock. */
 async function twoTabs(
-  idle = defaultIdle,
+  idle: { timeout: number; warning?: number } = defaultIdle,
   options: { lag?: number; secondDeaf?: () => boolean } = {},
 ) {
   harness = createHarness();
@@ -196,6 +196,101 @@ describe('idle sign-out across tabs', () => {
       await new Promise((resolve) => setImmediate(resolve));
     }
     expect(a.getSnapshot().status).not.toBe('authenticated');
+  });
+
+  test('input that reaches a tab that slept past the end (before its timer runs) ends the session', async () => {
+    const { a, b, inputs } = await twoTabs();
+    vi.setSystemTime(Date.now() + 120_000);
+    // On waking, the window gets focus before the overdue timer step runs.
+    inputs[0].dispatchEvent(new Event('focus'));
+    await vi.advanceTimersByTimeAsync(2_000);
+    await vi.waitFor(() => {
+      expect(a.getSnapshot().status).not.toBe('authenticated');
+      expect(b.getSnapshot().status).not.toBe('authenticated');
+    });
+  });
+
+  test('"stay" after the end (the warning left open while asleep) ends the session', async () => {
+    const { a } = await twoTabs();
+    await vi.advanceTimersByTimeAsync(41_000);
+    expect(status(a)).toBe('warning');
+    vi.setSystemTime(Date.now() + 120_000);
+    a.idle.stay();
+    await vi.advanceTimersByTimeAsync(2_000);
+    await vi.waitFor(() => expect(a.getSnapshot().status).not.toBe('authenticated'));
+  });
+
+  test('stopped and started again (the provider remounted): the clock runs again', async () => {
+    const { a, b } = await twoTabs();
+    b.dispose();
+    a.stop();
+    await a.start();
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(a.idle.getSnapshot().deadline).not.toBeNull();
+    await vi.advanceTimersByTimeAsync(70_000);
+    await vi.waitFor(() => expect(a.getSnapshot().status).not.toBe('authenticated'));
+  });
+
+  test("StrictMode's start, stop, start listens to input once", async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    await harness.signIn(harness.createClient({ config: { idle: defaultIdle } }), {
+      config: { idle: defaultIdle },
+      storage,
+    });
+    const target = new EventTarget();
+    const listen = vi.spyOn(target, 'addEventListener');
+    const client = harness.createClient({
+      storage,
+      config: { idle: defaultIdle },
+      environment: { inputTarget: target },
+    });
+    void client.start();
+    client.stop();
+    await client.start();
+    await vi.waitFor(() => expect(client.idle.getSnapshot().deadline).not.toBeNull());
+    expect(listen.mock.calls.filter(([type]) => type === 'pointerdown')).toHaveLength(1);
+  });
+
+  test("on the window, events a script dispatches are not a person's input", async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    await harness.signIn(harness.createClient({ config: { idle: defaultIdle } }), {
+      config: { idle: defaultIdle },
+      storage,
+    });
+    const client = harness.createClient({ storage, config: { idle: defaultIdle } });
+    await client.start();
+    await vi.waitFor(() => expect(client.idle.getSnapshot().deadline).not.toBeNull());
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    client.idle.stay();
+    for (let second = 0; second < 70; second += 5) {
+      await vi.advanceTimersByTimeAsync(5_000);
+      window.dispatchEvent(new Event('pointerdown'));
+      window.dispatchEvent(new Event('keydown'));
+    }
+    await vi.waitFor(() => expect(client.getSnapshot().status).not.toBe('authenticated'));
+  });
+
+  test('an auto-scrolling page (scroll events, on a target given) is not activity', async () => {
+    const { a, inputs } = await twoTabs();
+    for (let second = 0; second < 70; second += 5) {
+      await vi.advanceTimersByTimeAsync(5_000);
+      inputs[0].dispatchEvent(new Event('scroll'));
+    }
+    await vi.waitFor(() => expect(a.getSnapshot().status).not.toBe('authenticated'));
+  });
+
+  test('a timeout shorter than the default warning: input keeps the session, the warning comes later', async () => {
+    const { a, inputs } = await twoTabs({ timeout: 30_000 });
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(status(a)).toBe('active');
+    for (let second = 0; second < 40; second += 1) {
+      await vi.advanceTimersByTimeAsync(1_000);
+      input(inputs[0]);
+    }
+    expect(status(a)).toBe('active');
+    expect(a.getSnapshot().status).toBe('authenticated');
   });
 
   test('renewals, API calls and timers are not activity: the warning comes on time', async () => {

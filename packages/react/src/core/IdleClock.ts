@@ -3,8 +3,11 @@ import type { IdleSnapshot } from './idleSnapshot';
 import type { SessionCore } from './SessionCore';
 import type { WallClockTimer } from './wallClockTimer';
 
-/** User input; renewals, API calls and timers are not activity. */
-const inputEvents = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'scroll', 'touchstart'];
+/**
+ * User input; renewals, API calls and timers are not activity, nor is `scroll`, which a page
+ * scrolling itself fires too (a person scrolls with the wheel, keys, touch or the scrollbar).
+ */
+const inputEvents = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'touchstart'];
 
 /** How long the tab that signs out at the provider keeps the others from doing the same (ms). */
 const holdIdleLock = 5_000;
@@ -45,8 +48,12 @@ export class IdleClock {
   ) {}
 
   start(): void {
-    const onInput = () => this.input();
+    // StrictMode's remount may load the chunk twice before either load starts the clock.
+    if (this.undo.length > 0) return;
     const target = this.core.environment.inputTarget ?? globalThis;
+    // On the window, only the browser's own events are a person's (a script's are not); on a
+    // target the app gives, every event counts: it is the app's to feed.
+    const onInput = (event: Event) => (event.isTrusted || target !== globalThis) && this.input();
     for (const type of inputEvents) {
       target.addEventListener(type, onInput, { passive: true, capture: true });
       this.undo.push(() => target.removeEventListener(type, onInput, { capture: true }));
@@ -62,12 +69,19 @@ export class IdleClock {
     clearTimeout(this.pendingShare);
     for (const undo of this.undo.splice(0)) undo();
     this.showIdle(null);
+    // Started again, the clock reads where the session stands then.
+    this.last = null;
+    this.pendingShare = undefined;
+    this.shared = 0;
   }
 
-  /** "Stay signed in": counts as input even while the warning shows, in every tab. */
+  /**
+   * "Stay signed in": counts as input even while the warning shows, in every tab; but not past
+   * the end (a tab that slept with the warning open), which no input can undo.
+   */
   stay(): void {
     if (this.core.session === null) return;
-    this.share(Date.now());
+    if (!this.overdue()) this.share(Date.now());
     this.check();
   }
 
@@ -110,6 +124,8 @@ export class IdleClock {
 
   private input(): void {
     if (this.last === null || this.snapshot?.status === 'warning') return;
+    // Input that reaches a tab woken past the end, before its timer does, ends the session.
+    if (this.overdue()) return this.check();
     const now = Date.now();
     this.last = { session: this.last.session, at: now };
     if (now - this.shared >= shareEvery) {
@@ -140,14 +156,23 @@ export class IdleClock {
     }
   }
 
+  /** Whether the end has passed, the other tabs' input counted. */
+  private overdue(): boolean {
+    return this.last !== null && Date.now() >= this.deadline(this.last);
+  }
+
+  /** The end, after the latest input of any tab (a tab that missed messages reads it here). */
+  private deadline(last: IdleRecord): number {
+    const stored = this.readShared();
+    if (stored?.session === last.session) this.remember(stored.at);
+    return (this.last as IdleRecord).at + this.idle.timeout;
+  }
+
   /** Where the clock stands now: active until the warning, the warning until the end, the end. */
   private check(): void {
     const last = this.last;
     if (last === null || this.core.stopped) return;
-    // A tab that missed messages (frozen, asleep) reads the other tabs' input here.
-    const stored = this.readShared();
-    if (stored?.session === last.session) this.remember(stored.at);
-    const deadline = (this.last as IdleRecord).at + this.idle.timeout;
+    const deadline = this.deadline(last);
     const warnAt = deadline - this.idle.warning;
     const now = Date.now();
     if (now >= deadline) {

@@ -52,7 +52,10 @@ export interface AuthClientEnvironment {
   fetch?: typeof fetch;
   /** Milliseconds a new tab waits for another tab's session. Default 150. */
   tabSessionWait?: number;
-  /** Where user input is listened for, for idle sign-out. Default `window`. */
+  /**
+   * Where user input is listened for, for idle sign-out. Default `window`, where only the
+   * browser's own events count; on a target given here, every event does.
+   */
   inputTarget?: EventTarget;
   /** Sends the browser to the provider. Default: `location.assign`. */
   redirect?: (url: string) => void;

@@ -367,7 +367,7 @@ describe('validateConfig in a production build', () => {
 });
 
 describe('idle sign-out settings', () => {
-  test('off unless set; the warning defaults to a minute and stays below the timeout', () => {
+  test('off unless set; the warning defaults to a minute, or half a shorter timeout', () => {
     expect(validateConfig(valid, { origin }).idle).toBeNull();
     expect(validateConfig({ ...valid, idle: { timeout: 900_000 } }, { origin }).idle).toEqual({
       timeout: 900_000,
@@ -376,9 +376,10 @@ describe('idle sign-out settings', () => {
     expect(
       validateConfig({ ...valid, idle: { timeout: 30_000, warning: 10_000 } }, { origin }).idle,
     ).toEqual({ timeout: 30_000, warning: 10_000 });
+    // A warning as long as the timeout would show right after any input, which then counts no more.
     expect(validateConfig({ ...valid, idle: { timeout: 20_000 } }, { origin }).idle).toEqual({
       timeout: 20_000,
-      warning: 19_999,
+      warning: 10_000,
     });
   });
 
@@ -391,6 +392,8 @@ describe('idle sign-out settings', () => {
     ['an infinite timeout', { timeout: Infinity }, 'idle.timeout'],
     ['a negative warning', { timeout: 900_000, warning: -1 }, 'idle.warning'],
     ['a NaN warning', { timeout: 900_000, warning: Number.NaN }, 'idle.warning'],
+    ['a warning as long as the timeout', { timeout: 60_000, warning: 60_000 }, 'idle.warning'],
+    ['a warning longer than the timeout', { timeout: 30_000, warning: 60_000 }, 'idle.warning'],
   ])('refuses %s, naming the field, in every build', (_label, idle, field) => {
     for (const env of ['development', 'production']) {
       vi.stubEnv('NODE_ENV', env);

@@ -4,11 +4,14 @@ import { configInvalid, showValue } from './configInvalid';
 export interface IdleOptions {
   /** Milliseconds without user input (in any tab) before the session ends. */
   timeout: number;
-  /** Milliseconds before the end that the warning shows. Default 60,000; below `timeout`. */
+  /**
+   * Milliseconds before the end that the warning shows, below `timeout`. Default 60,000, or half
+   * the timeout when that is shorter.
+   */
   warning?: number;
 }
 
-/** `idle` validated, the warning clamped below the timeout. */
+/** `idle` validated, the warning set. */
 export interface ResolvedIdle {
   readonly timeout: number;
   readonly warning: number;
@@ -40,9 +43,18 @@ export function resolveIdle(value: unknown): ResolvedIdle | null {
         `must be { timeout, warning? } in milliseconds (got ${showValue(value)}).`,
     );
   }
-  const { timeout, warning = defaultWarning } = value as { timeout?: unknown; warning?: unknown };
+  const { timeout, warning } = value as { timeout?: unknown; warning?: unknown };
   if (!isDuration(timeout)) throw notDuration('idle.timeout', timeout);
+  // A warning as long as the timeout would show at once after any input, which then no longer
+  // counts: only "stay" would keep the session.
+  if (warning === undefined) return { timeout, warning: Math.min(defaultWarning, timeout / 2) };
   if (!isDuration(warning)) throw notDuration('idle.warning', warning);
-  // The warning shows before the end, never at or after it.
-  return { timeout, warning: Math.min(warning, timeout - 1) };
+  if (warning >= timeout) {
+    throw configInvalid(
+      'idle.warning',
+      process.env.NODE_ENV !== 'production' &&
+        `must be shorter than idle.timeout (got ${showValue(warning)} and ${showValue(timeout)}), e.g. idle: { timeout: 15 * 60_000, warning: 60_000 }.`,
+    );
+  }
+  return { timeout, warning };
 }
