@@ -1,4 +1,5 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { useEffect } from 'react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { appOrigin, createHarness } from '../test/support/harness';
 import type { Harness } from '../test/support/harness';
@@ -154,7 +155,10 @@ describe('AuthProvider', () => {
     process.on('unhandledRejection', unhandled);
     let actions: ReturnType<typeof useAuth> | undefined;
     function Grab() {
-      actions = useAuth();
+      const auth = useAuth();
+      useEffect(() => {
+        actions = auth;
+      });
       return null;
     }
     render(

@@ -170,6 +170,47 @@ describe('DPoP (RFC 9449) with a provider that advertises it', () => {
     expect(harness.provider.count('refresh')).toBe(1);
   });
 
+  test('a 401 invalid_dpop_proof is no fault of the token: returned as is, with no renewal', async () => {
+    const { client } = await signedIn();
+    const api = vi.fn(
+      async (_request: Request) =>
+        new Response(null, {
+          status: 401,
+          headers: { 'WWW-Authenticate': 'DPoP error="invalid_dpop_proof", algs="ES256"' },
+        }),
+    );
+    const authFetch = createAuthFetch(client, [harness.provider.apiOrigin], api as typeof fetch);
+    const response = await authFetch(`${harness.provider.apiOrigin}/me`);
+    expect(response.status).toBe(401);
+    expect(api).toHaveBeenCalledTimes(1);
+    expect(harness.provider.count('refresh')).toBe(0);
+  });
+
+  test('a redirect is not followed with the proof of another URL: it comes back as the answer, said in development', async () => {
+    const { client } = await signedIn();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const api = vi.fn(
+      async (_request: Request) =>
+        new Response(null, { status: 307, headers: { Location: 'https://elsewhere.test/me' } }),
+    );
+    const authFetch = createAuthFetch(client, [harness.provider.apiOrigin], api as typeof fetch);
+    const response = await authFetch(`${harness.provider.apiOrigin}/old`);
+    expect(api).toHaveBeenCalledTimes(1);
+    // The browser does not follow it: the proof (htu) is for /old only.
+    expect(api.mock.calls[0]?.[0].redirect).toBe('manual');
+    expect(response.status).toBe(307);
+    expect(harness.provider.count('refresh')).toBe(0);
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/\/old answered with a redirect/));
+  });
+
+  test("a request that asks for redirect: 'error' keeps it", async () => {
+    const { client } = await signedIn();
+    const api = vi.fn(async (_request: Request) => Response.json({ ok: true }));
+    const authFetch = createAuthFetch(client, [harness.provider.apiOrigin], api as typeof fetch);
+    await authFetch(`${harness.provider.apiOrigin}/me`, { redirect: 'error' });
+    expect(api.mock.calls[0]?.[0].redirect).toBe('error');
+  });
+
   test('a server that keeps answering use_dpop_nonce gets one retry, not a loop', async () => {
     const { client } = await signedIn({ dpop: true, apiDpopNonce: true });
     harness.provider.dpopNonces.api = 'rotates';

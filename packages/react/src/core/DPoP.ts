@@ -86,19 +86,31 @@ export class DPoP {
   /**
    * Sends `request` with the headers `sign` makes for it; when the resource server asks for its
    * nonce (401 `use_dpop_nonce` with a `DPoP-Nonce`, RFC 9449 §9), once more with it. A nonce the
-   * server sends on any answer is kept for the origin's next requests.
+   * server sends on any answer is kept for the origin's next requests. A redirect is not
+   * followed: the proof is for this URL only, and would go to the next one with the token.
    */
   async send(
-    request: Request,
+    asked: Request,
     send: (request: Request) => Promise<Response>,
     sign: (request: Request) => Promise<Record<string, string>>,
   ): Promise<Response> {
+    const request = new Request(asked, {
+      redirect: asked.redirect === 'follow' ? 'manual' : asked.redirect,
+    });
     const again = request.clone();
     const attempt = async (sent: Request) => {
       for (const [name, value] of Object.entries(await sign(sent))) sent.headers.set(name, value);
       return send(sent);
     };
     const response = await attempt(request);
+    if (
+      process.env.NODE_ENV !== 'production' &&
+      (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400))
+    ) {
+      console.warn(
+        `oidc-kit: ${request.url} answered with a redirect, which a DPoP-bound request does not follow (its proof is for that URL only). Call the final URL.`,
+      );
+    }
     const nonce = response.headers.get('DPoP-Nonce');
     if (nonce === null) return response;
     this.nonces.set(new URL(request.url).origin, nonce);

@@ -133,10 +133,11 @@ export class TokenPresenter {
 
   /**
    * After a 401 from an API for `rejected`: a newer token (see `Renewal`), or null when the 401
-   * asks for a DPoP nonce again, which is no fault of the token.
+   * refuses the DPoP proof (asks for a nonce again, or finds the proof invalid), which is no fault
+   * of the token: a renewal would spend a refresh token for nothing.
    */
   renewAfterUnauthorized(rejected: string, response?: Response): Promise<string | null> {
-    return response !== undefined && this.asksForNonce(response)
+    return response !== undefined && this.refuses(response, 'use_dpop_nonce|invalid_dpop_proof')
       ? Promise.resolve(null)
       : this.core.renewal.renewAfterUnauthorized(rejected);
   }
@@ -146,9 +147,16 @@ export class TokenPresenter {
    * (`WWW-Authenticate: DPoP error="use_dpop_nonce"`, RFC 9449 §9). The `DPoP` chunk asks too.
    */
   asksForNonce(response: Response): boolean {
+    return this.refuses(response, 'use_dpop_nonce');
+  }
+
+  /** Whether `response` is a 401 whose challenge names one of the `errors` (a regex alternation). */
+  private refuses(response: Response, errors: string): boolean {
     return (
       response.status === 401 &&
-      /\berror\s*=\s*"?use_dpop_nonce\b/i.test(response.headers.get('WWW-Authenticate') ?? '')
+      new RegExp(`\\berror\\s*=\\s*"?(?:${errors})\\b`, 'i').test(
+        response.headers.get('WWW-Authenticate') ?? '',
+      )
     );
   }
 
