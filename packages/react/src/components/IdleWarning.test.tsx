@@ -55,6 +55,60 @@ describe('IdleWarning', () => {
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Save the order' }));
   });
 
+  test('a click on its text keeps focus in the dialog: Tab goes on inside, Escape stays, focus returns', async () => {
+    const auth = createMockAuthClient({ user: createTestUser() });
+    render(
+      <MockAuthProvider client={auth}>
+        <button type="button">Save the order</button>
+        <IdleWarning />
+      </MockAuthProvider>,
+    );
+    const save = screen.getByRole('button', { name: 'Save the order' });
+    save.focus();
+    act(() => auth.setIdleWarning(60_000));
+    const dialog = screen.getByRole('alertdialog');
+    await userEvent.click(screen.getByText('Are you still there?'));
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    await userEvent.tab();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Stay signed in' }));
+    await userEvent.click(screen.getByText('Are you still there?'));
+    await userEvent.keyboard('{Escape}');
+    expect(auth.stayActive.calls).toHaveLength(1);
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(document.activeElement).toBe(save);
+  });
+
+  test('with focus outside the dialog (a click on the backdrop), Tab comes back in and Escape stays', async () => {
+    const auth = createMockAuthClient({ user: createTestUser() });
+    render(
+      <MockAuthProvider client={auth}>
+        <button type="button">Save the order</button>
+        <IdleWarning />
+      </MockAuthProvider>,
+    );
+    const save = screen.getByRole('button', { name: 'Save the order' });
+    save.focus();
+    act(() => auth.setIdleWarning(60_000));
+    const backdrop = screen.getByRole('alertdialog').parentElement as HTMLElement;
+    await userEvent.click(backdrop);
+    expect(document.activeElement).toBe(document.body);
+    await userEvent.tab();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Stay signed in' }));
+    await userEvent.click(backdrop);
+    await userEvent.tab({ shift: true });
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Sign out' }));
+    await userEvent.click(backdrop);
+    await userEvent.keyboard('{Escape}');
+    expect(auth.stayActive.calls).toHaveLength(1);
+    expect(document.activeElement).toBe(save);
+    // Closed, the keys are the page's again.
+    await userEvent.keyboard('{Escape}');
+    expect(auth.stayActive.calls).toHaveLength(1);
+    save.blur();
+    await userEvent.tab();
+    expect(document.activeElement).toBe(save);
+  });
+
   test('Escape and "Stay signed in" stay; "Sign out" signs out', async () => {
     const auth = page(60_000);
     await userEvent.keyboard('{Escape}');

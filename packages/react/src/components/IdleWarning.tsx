@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
-import type { CSSProperties, KeyboardEvent, ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import { useAuthActions } from '../hooks/useAuthActions';
 import { useIdle } from '../hooks/useIdle';
 
@@ -92,25 +92,28 @@ function IdleDialog({
     return () => before?.focus?.();
   }, []);
 
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      stay();
-      return;
-    }
-    if (event.key !== 'Tab') return;
-    // Focus stays inside: from the last control to the first, and back.
-    const controls = Array.from(dialog.current?.querySelectorAll('button') ?? []);
-    const first = controls[0];
-    const last = controls[controls.length - 1];
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last?.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first?.focus();
-    }
-  };
+  useEffect(() => {
+    // On the document, not the dialog: the keys hold wherever focus went (a click on the backdrop
+    // leaves it on the body, and the page behind stays tabbable).
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        stay();
+        return;
+      }
+      if (event.key !== 'Tab') return;
+      // Focus stays inside: from the last control (first with Shift), or from outside, to the first.
+      const controls = Array.from(dialog.current?.querySelectorAll('button') ?? []);
+      if (event.shiftKey) controls.reverse();
+      const from = document.activeElement as HTMLButtonElement;
+      if (from === controls.at(-1) || !controls.includes(from)) {
+        event.preventDefault();
+        controls[0]?.focus();
+      }
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [stay]);
 
   // Announced politely every 15 s (and in the last 10 s), not every second.
   const seconds = Math.floor(remaining / 1000);
@@ -126,7 +129,7 @@ function IdleDialog({
         aria-describedby={textId}
         className={className}
         style={className ? undefined : dialogLook}
-        onKeyDown={onKeyDown}
+        tabIndex={-1}
       >
         <p id={titleId}>
           <strong>{title}</strong>
