@@ -13,6 +13,7 @@ import {
   createTestKey,
   issuer,
   localKeys,
+  publicOrigin,
   recordingLogger,
   signProof,
   signToken,
@@ -49,7 +50,15 @@ beforeEach(() => {
 });
 
 function api(options: Partial<CreateApiOptions> = {}) {
-  return createApi({ issuer, audience, appOrigin, jwks: localKeys(key), logger, ...options });
+  return createApi({
+    issuer,
+    audience,
+    appOrigin,
+    publicOrigin,
+    jwks: localKeys(key),
+    logger,
+    ...options,
+  });
 }
 
 function bearer(token: string): Record<string, string> {
@@ -242,7 +251,7 @@ describe('GET /admin/stats', () => {
 });
 
 describe('DPoP-bound tokens (cnf.jkt)', () => {
-  const meUrl = 'http://localhost/me';
+  const meUrl = `${publicOrigin}/me`;
   let dpopKey: DPoPKey;
   let otherKey: DPoPKey;
   beforeAll(async () => {
@@ -290,7 +299,7 @@ describe('DPoP-bound tokens (cnf.jkt)', () => {
       'with a proof for another URL',
       async (token: string) => ({
         Authorization: `DPoP ${token}`,
-        DPoP: await signProof(dpopKey, 'http://localhost/admin/stats', token),
+        DPoP: await signProof(dpopKey, `${publicOrigin}/admin/stats`, token),
       }),
       'invalid_dpop_proof',
     ],

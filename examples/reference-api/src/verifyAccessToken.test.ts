@@ -1,19 +1,25 @@
+import { Hono } from 'hono';
 import { errors, SignJWT } from 'jose';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ApiEnv } from './apiEnv';
 import {
   audience,
+  createDPoPKey,
   createTestKey,
   issuer,
   localKeys,
+  signProof,
   signToken,
   unsignedToken,
 } from './testSupport';
-import type { TestKey } from './testSupport';
+import type { DPoPKey, TestKey } from './testSupport';
 import {
   accessTokenAlgorithms,
   InvalidAccessTokenError,
+  requireAccessToken,
   verifyAccessToken,
 } from './verifyAccessToken';
+import type { RequireAccessTokenOptions } from './verifyAccessToken';
 
 let rsa: TestKey;
 const now = () => Math.floor(Date.now() / 1000);
@@ -157,4 +163,72 @@ describe('verifyAccessToken', () => {
   it.each(['abc', 'a.b', 'a.b.c', '..'])('refuses the malformed token %j', async (token) => {
     await expect(verify(token)).rejects.toThrow(errors.JOSEError);
   });
+});
+
+describe('requireAccessToken', () => {
+  const publicOrigin = 'https://api.example.com';
+  let dpopKey: DPoPKey;
+  beforeAll(async () => {
+    dpopKey = await createDPoPKey();
+  });
+
+  /** `GET /me` behind the middleware, answering the caller's sub. */
+  function protectedApp(options: Partial<RequireAccessTokenOptions> = {}) {
+    const app = new Hono<ApiEnv>();
+    app.use(
+      '*',
+      requireAccessToken({ issuer, audience, keys: localKeys(rsa), publicOrigin, ...options }),
+    );
+    app.get('/me', (c) => c.json({ sub: c.var.accessToken.sub }));
+    return app;
+  }
+
+  const boundToken = () => signToken(rsa, { claims: { cnf: { jkt: dpopKey.jkt } } });
+
+  async function dpopHeaders(token: string, htu: string, claims: Record<string, unknown> = {}) {
+    return {
+      Authorization: `DPoP ${token}`,
+      DPoP: await signProof(dpopKey, htu, token, { claims }),
+    };
+  }
+
+  it('checks htu against the public origin, not against the Host the client sent', async () => {
+    // @hono/node-server builds the request URL from the Host header, which the client chooses:
+    // a proof made for another API must not pass by naming that API's host.
+    const token = await boundToken();
+    const response = await protectedApp().request('http://other-api.example/me', {
+      headers: await dpopHeaders(token, 'http://other-api.example/me'),
+    });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({
+      error: 'invalid_dpop_proof',
+      error_description: 'The DPoP proof is for another URL.',
+    });
+  });
+
+  it('accepts a proof for the public origin behind a TLS-terminating proxy', async () => {
+    const token = await boundToken();
+    const response = await protectedApp().request('http://10.0.0.5:4001/me?page=2', {
+      headers: await dpopHeaders(token, `${publicOrigin}/me`),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ sub: 'user-1' });
+  });
+
+  it('refuses a proof for the public origin but another path', async () => {
+    const token = await boundToken();
+    const response = await protectedApp().request('http://10.0.0.5:4001/me', {
+      headers: await dpopHeaders(token, `${publicOrigin}/admin/stats`),
+    });
+    expect(response.status).toBe(401);
+  });
+
+  it.each(['api.example.com', 'ftp://api.example.com', 'https://api.example.com/v1'])(
+    'refuses the public origin %j, saying what to pass',
+    (value) => {
+      expect(() => protectedApp({ publicOrigin: value })).toThrow(
+        `publicOrigin must be the origin clients call this API at, such as https://api.example.com, got ${JSON.stringify(value)}`,
+      );
+    },
+  );
 });

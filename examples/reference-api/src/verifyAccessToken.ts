@@ -4,6 +4,7 @@ import { createMiddleware } from 'hono/factory';
 import type { ApiEnv } from './apiEnv';
 import { invalidToken, providerUnavailable } from './bearerErrors';
 import { isProviderUnavailable } from './ProviderUnavailableError';
+import { parsePublicOrigin, publicRequestUrl } from './publicRequestUrl';
 import { dpopBoundToken, invalidDPoPProof, useDPoPNonce } from './dpopErrors';
 import { DPoPNonces } from './dpopNonces';
 import { readAccessToken } from './readAccessToken';
@@ -129,6 +130,11 @@ function describe(error: Error): string {
 
 /** Options for {@link requireAccessToken}. */
 export interface RequireAccessTokenOptions extends VerifyAccessTokenOptions {
+  /**
+   * The origin clients call this API at, e.g. `https://api.example.com`: a DPoP proof's `htu`
+   * must be it with the request's path. The proxy's public origin when behind one.
+   */
+  readonly publicOrigin: string;
   /** Told why the provider's keys could not be fetched (the client only gets a 503). */
   readonly onProviderUnavailable?: (error: unknown) => void;
   /** Where the `jti` of DPoP proofs are remembered. Default: a {@link MemoryReplayCache}. */
@@ -151,7 +157,7 @@ function boundKey(claims: JWTPayload): string | null {
 /**
  * Hono middleware: lets a request through only with a valid access token (see
  * {@link verifyAccessToken}), and sets `c.var.accessToken`. A DPoP-bound token (`cnf.jkt`) must
- * come as `Authorization: DPoP` with a `DPoP` proof for this request (see
+ * come as `Authorization: DPoP` with a `DPoP` proof for this request at `publicOrigin` (see
  * {@link verifyDPoPProof}); a plain one as `Authorization: Bearer`.
  *
  * Answers, without calling the next handler: 401 `invalid_token` for a missing, malformed or
@@ -160,6 +166,7 @@ function boundKey(claims: JWTPayload): string | null {
  * or with a stale nonce; 503 when the provider's keys cannot be fetched. Any other error is rethrown.
  */
 export function requireAccessToken(options: RequireAccessTokenOptions) {
+  const publicOrigin = parsePublicOrigin(options.publicOrigin);
   const replayCache = options.replayCache ?? new MemoryReplayCache();
   const nonces = options.dpopNonces ?? new DPoPNonces(undefined, options.now);
   return createMiddleware<ApiEnv>(async (c, next) => {
@@ -199,7 +206,7 @@ export function requireAccessToken(options: RequireAccessTokenOptions) {
       try {
         await verifyDPoPProof(proof, {
           method: c.req.method,
-          url,
+          url: publicRequestUrl(publicOrigin, url),
           accessToken: found.token,
           jkt,
           replayCache,
