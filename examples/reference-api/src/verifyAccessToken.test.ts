@@ -160,6 +160,28 @@ describe('verifyAccessToken', () => {
     );
   });
 
+  it('returns the thumbprint a DPoP-bound token is bound to, and null for a bearer token', async () => {
+    const bound = await signToken(rsa, { claims: { cnf: { jkt: 'thumbprint' } } });
+    expect((await verify(bound)).jkt).toBe('thumbprint');
+    expect((await verify(await signToken(rsa))).jkt).toBeNull();
+  });
+
+  it.each([
+    ['a number jkt', { jkt: 42 }],
+    ['an empty jkt', { jkt: '' }],
+    ['a certificate binding only (RFC 8705)', { 'x5t#S256': 'abc' }],
+    ['a string', 'abc'],
+    ['null', null],
+    ['an array', [{ jkt: 'thumbprint' }]],
+  ])('refuses a cnf claim it cannot check: %s', async (_, cnf) => {
+    const token = await signToken(rsa, { claims: { cnf } });
+    await expect(verify(token)).rejects.toThrow(
+      new InvalidAccessTokenError(
+        'The access token is bound to a key in a way this API cannot check: only cnf.jkt (DPoP) is supported.',
+      ),
+    );
+  });
+
   it.each(['abc', 'a.b', 'a.b.c', '..'])('refuses the malformed token %j', async (token) => {
     await expect(verify(token)).rejects.toThrow(errors.JOSEError);
   });
@@ -221,6 +243,23 @@ describe('requireAccessToken', () => {
       headers: await dpopHeaders(token, `${publicOrigin}/admin/stats`),
     });
     expect(response.status).toBe(401);
+  });
+
+  it.each([
+    ['a number jkt', { jkt: 42 }],
+    ['an empty jkt', { jkt: '' }],
+    ['a certificate binding only', { 'x5t#S256': 'abc' }],
+  ])('refuses a token with %s in cnf, rather than taking it as a bearer token', async (_, cnf) => {
+    const token = await signToken(rsa, { claims: { cnf } });
+    const response = await protectedApp().request('/me', {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({
+      error: 'invalid_token',
+      error_description:
+        'The access token is bound to a key in a way this API cannot check: only cnf.jkt (DPoP) is supported.',
+    });
   });
 
   it.each(['api.example.com', 'ftp://api.example.com', 'https://api.example.com/v1'])(

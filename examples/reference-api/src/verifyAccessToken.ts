@@ -36,6 +36,8 @@ export interface VerifiedAccessToken {
   readonly roles: readonly string[];
   /** The `scope` claim, space-separated as issued; `''` when there is none. */
   readonly scope: string;
+  /** The thumbprint of the key the token is bound to (`cnf.jkt`, RFC 9449); null for a bearer token. */
+  readonly jkt: string | null;
   /** Every claim of the token, as verified. */
   readonly claims: JWTPayload;
 }
@@ -57,13 +59,31 @@ export class InvalidAccessTokenError extends Error {
   override readonly name = 'InvalidAccessTokenError';
 }
 
+/**
+ * The thumbprint a DPoP-bound token is bound to (`cnf.jkt`, RFC 9449 §6.1), or null without `cnf`.
+ * Any other `cnf` is refused: taken as a bearer token, a token its provider meant to bind (to a
+ * certificate, RFC 8705, say) would work for whoever copied it.
+ */
+function boundKey(cnf: unknown): string | null {
+  if (cnf === undefined) return null;
+  const jkt = typeof cnf === 'object' && cnf !== null ? (cnf as { jkt?: unknown }).jkt : undefined;
+  if (typeof jkt !== 'string' || jkt === '') {
+    throw new InvalidAccessTokenError(
+      'The access token is bound to a key in a way this API cannot check: only cnf.jkt (DPoP) is supported.',
+    );
+  }
+  return jkt;
+}
+
 function normalizeTyp(typ: unknown): string | undefined {
   return typeof typ === 'string' ? typ.toLowerCase().replace(/^application\//, '') : undefined;
 }
 
 /**
  * Verifies an access token: signature by one of the provider's keys with an allowed algorithm,
- * `iss`, `aud`, `exp` (required) and `nbf`, a `typ` of `at+jwt` or `JWT`, and a string `sub`.
+ * `iss`, `aud`, `exp` (required) and `nbf`, a `typ` of `at+jwt` or `JWT`, a string `sub`, and no
+ * `cnf` but a DPoP one (`cnf.jkt`). Checking the DPoP proof of a bound token is left to the caller
+ * (see {@link requireAccessToken}).
  *
  * @throws a jose `JOSEError` or {@link InvalidAccessTokenError} when the token is refused, or
  * whatever `options.keys` throws when the keys cannot be fetched.
@@ -94,6 +114,7 @@ export async function verifyAccessToken(
     name: typeof name === 'string' ? name : null,
     roles: Array.isArray(roles) ? roles.filter((role) => typeof role === 'string') : [],
     scope: typeof scope === 'string' ? scope : '',
+    jkt: boundKey(payload.cnf),
     claims: payload,
   };
 }
@@ -148,12 +169,6 @@ export interface RequireAccessTokenOptions extends VerifyAccessTokenOptions {
   readonly dpopNonces?: DPoPNonces;
 }
 
-/** The thumbprint a DPoP-bound token is bound to (`cnf.jkt`, RFC 9449 §6.1), or null. */
-function boundKey(claims: JWTPayload): string | null {
-  const cnf = claims.cnf as { jkt?: unknown } | undefined;
-  return typeof cnf?.jkt === 'string' && cnf.jkt !== '' ? cnf.jkt : null;
-}
-
 /**
  * Hono middleware: lets a request through only with a valid access token (see
  * {@link verifyAccessToken}), and sets `c.var.accessToken`. A DPoP-bound token (`cnf.jkt`) must
@@ -187,7 +202,7 @@ export function requireAccessToken(options: RequireAccessTokenOptions) {
       }
       throw error;
     }
-    const jkt = boundKey(verified.claims);
+    const { jkt } = verified;
     if (jkt === null && found.scheme === 'DPoP') {
       return invalidToken(c, 'The access token is not DPoP-bound: send it with the Bearer scheme.');
     }
