@@ -262,6 +262,65 @@ describe('requireAccessToken', () => {
     });
   });
 
+  describe('challenges in the scheme the request used (RFC 9449 §7.1)', () => {
+    const algs = 'algs="ES256 RS256 PS256 EdDSA"';
+
+    it('answers a refused token sent with the DPoP scheme, with a valid proof, with a DPoP challenge', async () => {
+      const expired = await signToken(rsa, {
+        claims: { cnf: { jkt: dpopKey.jkt }, exp: Math.floor(Date.now() / 1000) - 60 },
+      });
+      const response = await protectedApp().request('/me', {
+        headers: await dpopHeaders(expired, `${publicOrigin}/me`),
+      });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe(
+        `DPoP error="invalid_token", error_description="The access token has expired.", ${algs}`,
+      );
+      expect(await response.json()).toEqual({
+        error: 'invalid_token',
+        error_description: 'The access token has expired.',
+      });
+    });
+
+    it('answers a malformed DPoP Authorization header with a DPoP challenge', async () => {
+      const response = await protectedApp().request('/me', {
+        headers: { Authorization: `DPoP  ${await boundToken()}` },
+      });
+      expect(response.headers.get('www-authenticate')).toBe(
+        `DPoP error="invalid_token", error_description="The Authorization header is malformed.", ${algs}`,
+      );
+    });
+
+    it('still answers a refused token sent with the Bearer scheme with a Bearer challenge', async () => {
+      const expired = await signToken(rsa, { claims: { exp: Math.floor(Date.now() / 1000) - 60 } });
+      const response = await protectedApp().request('/me', {
+        headers: { Authorization: `Bearer ${expired}` },
+      });
+      expect(response.headers.get('www-authenticate')).toBe(
+        'Bearer error="invalid_token", error_description="The access token has expired."',
+      );
+    });
+
+    it.each([
+      ['no Authorization header', {}, 'No access token was sent.'],
+      [
+        'another scheme',
+        { Authorization: 'Basic dXNlcjpwYXNz' },
+        'The Authorization header must use the Bearer or DPoP scheme.',
+      ],
+    ])('offers both schemes to a request with %s', async (_, headers, description) => {
+      const response = await protectedApp().request('/me', { headers });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe(
+        `Bearer error="invalid_token", error_description="${description}", DPoP ${algs}`,
+      );
+      expect(await response.json()).toEqual({
+        error: 'invalid_token',
+        error_description: description,
+      });
+    });
+  });
+
   it.each(['api.example.com', 'ftp://api.example.com', 'https://api.example.com/v1'])(
     'refuses the public origin %j, saying what to pass',
     (value) => {

@@ -5,9 +5,10 @@ import type { ApiEnv } from './apiEnv';
 import { invalidToken, providerUnavailable } from './bearerErrors';
 import { isProviderUnavailable } from './ProviderUnavailableError';
 import { parsePublicOrigin, publicRequestUrl } from './publicRequestUrl';
-import { dpopBoundToken, invalidDPoPProof, useDPoPNonce } from './dpopErrors';
+import { invalidDPoPProof, invalidDPoPToken, useDPoPNonce } from './dpopErrors';
 import { DPoPNonces } from './dpopNonces';
 import { readAccessToken } from './readAccessToken';
+import { refuseToken } from './refuseToken';
 import { MemoryReplayCache } from './replayCache';
 import type { ReplayCache } from './replayCache';
 import { DPoPNonceRequired, DPoPProofError, verifyDPoPProof } from './verifyDPoPProof';
@@ -176,8 +177,8 @@ export interface RequireAccessTokenOptions extends VerifyAccessTokenOptions {
  * {@link verifyDPoPProof}); a plain one as `Authorization: Bearer`.
  *
  * Answers, without calling the next handler: 401 `invalid_token` for a missing, malformed or
- * refused token, or a bound token sent as a bearer token; 401 `invalid_dpop_proof` for a missing
- * or refused proof; 401 `use_dpop_nonce` with a `DPoP-Nonce` for a proof out of the `iat` window
+ * refused token (challenged in the scheme the request used; both when it used neither), or a
+ * bound token sent as a bearer token; 401 `invalid_dpop_proof` for a missing or refused proof; 401 `use_dpop_nonce` with a `DPoP-Nonce` for a proof out of the `iat` window
  * or with a stale nonce; 503 when the provider's keys cannot be fetched. Any other error is rethrown.
  */
 export function requireAccessToken(options: RequireAccessTokenOptions) {
@@ -187,7 +188,7 @@ export function requireAccessToken(options: RequireAccessTokenOptions) {
   return createMiddleware<ApiEnv>(async (c, next) => {
     const url = new URL(c.req.url);
     const found = readAccessToken(c.req.header('authorization'), url);
-    if (!found.ok) return invalidToken(c, found.description);
+    if (!found.ok) return refuseToken(c, found.scheme, found.description);
     let verified: VerifiedAccessToken;
     try {
       verified = await verifyAccessToken(found.token, options);
@@ -198,17 +199,18 @@ export function requireAccessToken(options: RequireAccessTokenOptions) {
         return providerUnavailable(c);
       }
       if (error instanceof errors.JOSEError || error instanceof InvalidAccessTokenError) {
-        return invalidToken(c, describe(error));
+        return refuseToken(c, found.scheme, describe(error));
       }
       throw error;
     }
     const { jkt } = verified;
+    // A token in the wrong scheme is challenged in the scheme it needs, so the client knows which.
     if (jkt === null && found.scheme === 'DPoP') {
       return invalidToken(c, 'The access token is not DPoP-bound: send it with the Bearer scheme.');
     }
     if (jkt !== null) {
       if (found.scheme !== 'DPoP') {
-        return dpopBoundToken(
+        return invalidDPoPToken(
           c,
           'The access token is DPoP-bound: send it with the DPoP scheme and a proof.',
         );
