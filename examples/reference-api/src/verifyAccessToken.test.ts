@@ -262,6 +262,22 @@ describe('requireAccessToken', () => {
     });
   });
 
+  it('refuses a proof sent a second time with an injected clock, its default replay cache on that clock', async () => {
+    const now = () => Date.now() - 10 * 60_000;
+    const app = protectedApp({ now });
+    const token = await boundToken();
+    const headers = await dpopHeaders(token, `${publicOrigin}/me`, {
+      iat: Math.floor(now() / 1000),
+    });
+    expect((await app.request('/me', { headers })).status).toBe(200);
+    const replayed = await app.request('/me', { headers });
+    expect(replayed.status).toBe(401);
+    expect(await replayed.json()).toEqual({
+      error: 'invalid_dpop_proof',
+      error_description: 'The DPoP proof was used before.',
+    });
+  });
+
   describe('challenges in the scheme the request used (RFC 9449 §7.1)', () => {
     const algs = 'algs="ES256 RS256 PS256 EdDSA"';
 

@@ -159,7 +159,7 @@ export interface RequireAccessTokenOptions extends VerifyAccessTokenOptions {
   readonly publicOrigin: string;
   /** Told why the provider's keys could not be fetched (the client only gets a 503). */
   readonly onProviderUnavailable?: (error: unknown) => void;
-  /** Where the `jti` of DPoP proofs are remembered. Default: a {@link MemoryReplayCache}. */
+  /** Where the `jti` of DPoP proofs are remembered. Default: a {@link MemoryReplayCache} on `now`. */
   readonly replayCache?: ReplayCache;
   /** The clock for DPoP proofs' `iat`, in milliseconds. Default `Date.now`. */
   readonly now?: () => number;
@@ -183,7 +183,8 @@ export interface RequireAccessTokenOptions extends VerifyAccessTokenOptions {
  */
 export function requireAccessToken(options: RequireAccessTokenOptions) {
   const publicOrigin = parsePublicOrigin(options.publicOrigin);
-  const replayCache = options.replayCache ?? new MemoryReplayCache();
+  // On the proofs' clock: entries expire by it, and on another clock a replay could look expired.
+  const replayCache = options.replayCache ?? new MemoryReplayCache(undefined, options.now);
   const nonces = options.dpopNonces ?? new DPoPNonces(undefined, options.now);
   return createMiddleware<ApiEnv>(async (c, next) => {
     const url = new URL(c.req.url);
