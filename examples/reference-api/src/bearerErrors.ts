@@ -6,9 +6,12 @@ export interface ErrorBody {
   readonly error_description: string;
 }
 
-// Every description here is a fixed sentence written in this package: it goes into a quoted
-// header value, so it must never carry a quote, a backslash or anything from the request.
-function challenge(error: string, description: string): string {
+/**
+ * A `Bearer` challenge (RFC 6750 §3). `description` is a fixed sentence written in this package:
+ * it goes into a quoted header value, so it must never carry a quote, a backslash or anything
+ * from the request.
+ */
+export function bearerChallenge(error: string, description: string): string {
   return `Bearer error="${error}", error_description="${description}"`;
 }
 
@@ -18,13 +21,15 @@ function challenge(error: string, description: string): string {
  */
 export function invalidToken(c: Context, description: string): Response {
   const body: ErrorBody = { error: 'invalid_token', error_description: description };
-  return c.json(body, 401, { 'WWW-Authenticate': challenge('invalid_token', description) });
+  return c.json(body, 401, { 'WWW-Authenticate': bearerChallenge('invalid_token', description) });
 }
 
 /** 403 with `WWW-Authenticate: Bearer error="insufficient_scope"`: a good token, not enough rights. */
 export function insufficientScope(c: Context, description: string): Response {
   const body: ErrorBody = { error: 'insufficient_scope', error_description: description };
-  return c.json(body, 403, { 'WWW-Authenticate': challenge('insufficient_scope', description) });
+  return c.json(body, 403, {
+    'WWW-Authenticate': bearerChallenge('insufficient_scope', description),
+  });
 }
 
 /** 503: the provider's keys could not be fetched, so the token could be neither trusted nor refused. */

@@ -7,6 +7,7 @@ describe('loadConfig', () => {
       issuer: 'http://localhost:4000',
       audience: 'http://localhost:4001',
       appOrigin: 'http://localhost:5173',
+      publicOrigin: undefined,
       jwksUri: undefined,
       port: 4001,
       portVariable: 'REFERENCE_API_PORT',
@@ -19,6 +20,7 @@ describe('loadConfig', () => {
         OIDC_ISSUER: 'https://tenant.eu.auth0.com/',
         API_AUDIENCE: 'api://reference',
         APP_ORIGIN: 'https://app.example.com',
+        API_PUBLIC_ORIGIN: 'https://api.example.com',
         JWKS_URI: 'https://tenant.eu.auth0.com/.well-known/jwks.json',
         PORT: '8080',
       }),
@@ -26,6 +28,7 @@ describe('loadConfig', () => {
       issuer: 'https://tenant.eu.auth0.com/',
       audience: 'api://reference',
       appOrigin: 'https://app.example.com',
+      publicOrigin: 'https://api.example.com',
       jwksUri: 'https://tenant.eu.auth0.com/.well-known/jwks.json',
       port: 8080,
       portVariable: 'PORT',
@@ -52,6 +55,8 @@ describe('loadConfig', () => {
     [{ JWKS_URI: 'ftp://x/jwks' }, 'JWKS_URI must be an http(s) URL'],
     [{ APP_ORIGIN: 'http://localhost:5173/' }, 'APP_ORIGIN must be an origin such as'],
     [{ APP_ORIGIN: 'http://localhost:5173/app' }, 'APP_ORIGIN must be an origin such as'],
+    [{ API_PUBLIC_ORIGIN: 'api.example.com' }, 'API_PUBLIC_ORIGIN must be an http(s) URL'],
+    [{ API_PUBLIC_ORIGIN: 'https://api.example.com/v1' }, 'API_PUBLIC_ORIGIN must be an origin'],
   ])('refuses %j, naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

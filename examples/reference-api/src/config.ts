@@ -6,6 +6,11 @@ export interface ApiConfig {
   readonly audience: string;
   /** The one browser origin allowed to call the API (CORS). */
   readonly appOrigin: string;
+  /**
+   * The origin clients call this API at, which DPoP proofs name; when unset, the server's own
+   * `http://localhost:<port>`. Behind a proxy, the proxy's public origin.
+   */
+  readonly publicOrigin: string | undefined;
   /** The provider's JWKS URL; when unset it is discovered from the issuer on first use. */
   readonly jwksUri: string | undefined;
   /** The port to listen on. */
@@ -75,7 +80,8 @@ function port(env: NodeJS.ProcessEnv): Pick<ApiConfig, 'port' | 'portVariable'> 
 
 /**
  * Reads the API's settings from the environment: `OIDC_ISSUER`, `API_AUDIENCE`, `APP_ORIGIN`,
- * `JWKS_URI` and `REFERENCE_API_PORT` (or `PORT`; the former wins when both are set).
+ * `API_PUBLIC_ORIGIN`, `JWKS_URI` and `REFERENCE_API_PORT` (or `PORT`; the former wins when both
+ * are set).
  *
  * The issuer is kept exactly as given, trailing slash included: it is compared with the token's
  * `iss` as a plain string, and some providers (Auth0) issue `iss` with a trailing slash.
@@ -86,10 +92,13 @@ function port(env: NodeJS.ProcessEnv): Pick<ApiConfig, 'port' | 'portVariable'> 
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const jwksUri = read(env, 'JWKS_URI');
+  const publicOrigin = read(env, 'API_PUBLIC_ORIGIN');
   return {
     issuer: httpUrl(env, 'OIDC_ISSUER', configDefaults.issuer),
     audience: read(env, 'API_AUDIENCE') ?? configDefaults.audience,
     appOrigin: origin(env, 'APP_ORIGIN', configDefaults.appOrigin),
+    publicOrigin:
+      publicOrigin === undefined ? undefined : origin(env, 'API_PUBLIC_ORIGIN', publicOrigin),
     jwksUri: jwksUri === undefined ? undefined : httpUrl(env, 'JWKS_URI', jwksUri),
     ...port(env),
   };

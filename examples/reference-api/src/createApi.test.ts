@@ -13,6 +13,7 @@ import {
   createTestKey,
   issuer,
   localKeys,
+  publicOrigin,
   recordingLogger,
   signProof,
   signToken,
@@ -49,7 +50,15 @@ beforeEach(() => {
 });
 
 function api(options: Partial<CreateApiOptions> = {}) {
-  return createApi({ issuer, audience, appOrigin, jwks: localKeys(key), logger, ...options });
+  return createApi({
+    issuer,
+    audience,
+    appOrigin,
+    publicOrigin,
+    jwks: localKeys(key),
+    logger,
+    ...options,
+  });
 }
 
 function bearer(token: string): Record<string, string> {
@@ -93,12 +102,6 @@ describe('GET /me', () => {
 describe('a request without a usable token', () => {
   const now = () => Math.floor(Date.now() / 1000);
   const cases: [string, () => Promise<RequestInit & { query?: string }>, string][] = [
-    ['no Authorization header', async () => ({}), 'No access token was sent.'],
-    [
-      'the Basic scheme',
-      async () => ({ headers: { Authorization: 'Basic dXNlcjpwYXNz' } }),
-      'The Authorization header must use the Bearer or DPoP scheme.',
-    ],
     [
       'an empty Bearer',
       async () => ({ headers: { Authorization: 'Bearer' } }),
@@ -164,7 +167,34 @@ describe('a request without a usable token', () => {
     ],
   ];
 
+  // No Bearer or DPoP credentials: both schemes are offered (RFC 9449 §7.1).
+  const withoutCredentials: [string, RequestInit, string][] = [
+    ['no Authorization header', {}, 'No access token was sent.'],
+    [
+      'the Basic scheme',
+      { headers: { Authorization: 'Basic dXNlcjpwYXNz' } },
+      'The Authorization header must use the Bearer or DPoP scheme.',
+    ],
+  ];
+
   describe.each(['/me', '/admin/stats'])('on %s', (path) => {
+    it.each(withoutCredentials)(
+      'gets 401 invalid_token with Bearer and DPoP challenges for %s',
+      async (_, init, description) => {
+        const response = await api().request(path, init);
+        expect(response.status).toBe(401);
+        expect(response.headers.get('www-authenticate')).toBe(
+          `Bearer error="invalid_token", error_description="${description}", DPoP algs="ES256 RS256 PS256 EdDSA"`,
+        );
+        expect(await response.json()).toEqual({
+          error: 'invalid_token',
+          error_description: description,
+        });
+        expect(me).not.toHaveBeenCalled();
+        expect(adminStats).not.toHaveBeenCalled();
+      },
+    );
+
     it.each(cases)('gets 401 invalid_token for %s', async (_, request, description) => {
       const { query = '', ...init } = await request();
       const response = await api().request(`${path}${query}`, init);
@@ -242,7 +272,7 @@ describe('GET /admin/stats', () => {
 });
 
 describe('DPoP-bound tokens (cnf.jkt)', () => {
-  const meUrl = 'http://localhost/me';
+  const meUrl = `${publicOrigin}/me`;
   let dpopKey: DPoPKey;
   let otherKey: DPoPKey;
   beforeAll(async () => {
@@ -290,7 +320,7 @@ describe('DPoP-bound tokens (cnf.jkt)', () => {
       'with a proof for another URL',
       async (token: string) => ({
         Authorization: `DPoP ${token}`,
-        DPoP: await signProof(dpopKey, 'http://localhost/admin/stats', token),
+        DPoP: await signProof(dpopKey, `${publicOrigin}/admin/stats`, token),
       }),
       'invalid_dpop_proof',
     ],
@@ -354,6 +384,21 @@ describe('DPoP-bound tokens (cnf.jkt)', () => {
     expect(replayed.status).toBe(401);
     expect(replayed.headers.get('www-authenticate')).toMatch(dpopChallenge('invalid_dpop_proof'));
     expect(me).toHaveBeenCalledTimes(1);
+  });
+
+  it('answers a bound token without the role with 403 and a DPoP challenge', async () => {
+    const token = await boundToken();
+    const response = await api().request('/admin/stats', {
+      headers: {
+        Authorization: `DPoP ${token}`,
+        DPoP: await signProof(dpopKey, `${publicOrigin}/admin/stats`, token),
+      },
+    });
+    expect(response.status).toBe(403);
+    expect(response.headers.get('www-authenticate')).toBe(
+      'DPoP error="insufficient_scope", error_description="The admin role is required.", algs="ES256 RS256 PS256 EdDSA"',
+    );
+    expect(adminStats).not.toHaveBeenCalled();
   });
 
   it('refuses an unbound token sent with the DPoP scheme', async () => {

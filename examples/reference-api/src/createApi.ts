@@ -26,6 +26,11 @@ export interface CreateApiOptions {
   /** The one browser origin allowed to call the API, e.g. `http://localhost:5173`. */
   readonly appOrigin: string;
   /**
+   * The origin clients call this API at, e.g. `http://localhost:4001`, or the proxy's public one
+   * (`https://api.example.com`): DPoP proofs must name it with the request's path (`htu`).
+   */
+  readonly publicOrigin: string;
+  /**
    * The provider's keys. Default: jose's `createRemoteJWKSet` on `jwksUri`, or on the `jwks_uri`
    * of the issuer's discovery document, fetched on the first request that needs it.
    */
@@ -58,11 +63,13 @@ function causes(error: unknown): string {
  * Pure: nothing is fetched or listened on until a request arrives, so tests call `app.request()`
  * with a local JWKS (`createLocalJWKSet`) and no network.
  *
+ * @throws {TypeError} when `publicOrigin` is not an http(s) origin.
  * @example
  * const app = createApi({
  *   issuer: 'http://localhost:4000',
  *   audience: 'http://localhost:4001',
  *   appOrigin: 'http://localhost:5173',
+ *   publicOrigin: 'http://localhost:4001',
  * });
  * const response = await app.request('/health');
  */
@@ -94,6 +101,7 @@ export function createApi(options: CreateApiOptions): Hono<ApiEnv> {
   const authenticated = requireAccessToken({
     issuer: options.issuer,
     audience: options.audience,
+    publicOrigin: options.publicOrigin,
     keys,
     ...(options.replayCache === undefined ? {} : { replayCache: options.replayCache }),
     ...(options.dpopNonces === undefined ? {} : { dpopNonces: options.dpopNonces }),

@@ -1,17 +1,31 @@
 import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ErrorBody } from './bearerErrors';
 import { dpopAlgorithms } from './verifyDPoPProof';
 
-// As in bearerErrors.ts, every description is a fixed sentence written in this package.
+const algs = `algs="${dpopAlgorithms.join(' ')}"`;
+
+/** The bare `DPoP` challenge, offered to a request without credentials (RFC 9449 §7.1). */
+export const dpopOffer = `DPoP ${algs}`;
+
+/**
+ * A `DPoP` challenge with an error (RFC 9449 §7.1), naming the proof algorithms accepted. As in
+ * `bearerChallenge`, `description` is a fixed sentence written in this package.
+ */
+export function dpopChallenge(error: string, description: string): string {
+  return `DPoP error="${error}", error_description="${description}", ${algs}`;
+}
+
 function refuse(
   c: Context,
+  status: ContentfulStatusCode,
   error: string,
   description: string,
   headers: Record<string, string> = {},
 ): Response {
   const body: ErrorBody = { error, error_description: description };
-  return c.json(body, 401, {
-    'WWW-Authenticate': `DPoP error="${error}", error_description="${description}", algs="${dpopAlgorithms.join(' ')}"`,
+  return c.json(body, status, {
+    'WWW-Authenticate': dpopChallenge(error, description),
     ...headers,
   });
 }
@@ -21,12 +35,20 @@ function refuse(
  * came without a valid proof for this request.
  */
 export function invalidDPoPProof(c: Context, description: string): Response {
-  return refuse(c, 'invalid_dpop_proof', description);
+  return refuse(c, 401, 'invalid_dpop_proof', description);
 }
 
-/** 401 with `WWW-Authenticate: DPoP error="invalid_token"`: a bound token sent as a bearer token. */
-export function dpopBoundToken(c: Context, description: string): Response {
-  return refuse(c, 'invalid_token', description);
+/**
+ * 401 with `WWW-Authenticate: DPoP error="invalid_token"`: a token sent with the DPoP scheme that
+ * is refused, or a bound token sent as a bearer token.
+ */
+export function invalidDPoPToken(c: Context, description: string): Response {
+  return refuse(c, 401, 'invalid_token', description);
+}
+
+/** 403 with `WWW-Authenticate: DPoP error="insufficient_scope"`: a good bound token, not enough rights. */
+export function dpopInsufficientScope(c: Context, description: string): Response {
+  return refuse(c, 403, 'insufficient_scope', description);
 }
 
 /**
@@ -34,5 +56,5 @@ export function dpopBoundToken(c: Context, description: string): Response {
  * §9): the proof must carry this nonce; the client sends the request again with it.
  */
 export function useDPoPNonce(c: Context, description: string, nonce: string): Response {
-  return refuse(c, 'use_dpop_nonce', description, { 'DPoP-Nonce': nonce });
+  return refuse(c, 401, 'use_dpop_nonce', description, { 'DPoP-Nonce': nonce });
 }

@@ -22,42 +22,62 @@ describe('readAccessToken', () => {
     expect(readAccessToken(`dpop ${jwtLike}`, url)).toEqual(dpop);
     expect(readAccessToken(`DPoP  ${jwtLike}`, url)).toEqual({
       ok: false,
+      scheme: 'DPoP',
       description: 'The Authorization header is malformed.',
     });
   });
 
   it.each([
-    ['no header', undefined, 'No access token was sent.'],
-    ['an empty header', '', 'No access token was sent.'],
+    ['no header', undefined, null, 'No access token was sent.'],
+    ['an empty header', '', null, 'No access token was sent.'],
     [
       'another scheme',
       'Basic dXNlcjpwYXNz',
+      null,
       'The Authorization header must use the Bearer or DPoP scheme.',
     ],
-    ['a scheme only', 'Bearer', 'The Authorization header is malformed.'],
-    ['an empty token', 'Bearer ', 'The Authorization header is malformed.'],
-    ['two spaces', `Bearer  ${jwtLike}`, 'The Authorization header is malformed.'],
-    ['a tab', `Bearer\t${jwtLike}`, 'The Authorization header is malformed.'],
-    ['a trailing space', `Bearer ${jwtLike} `, 'The Authorization header is malformed.'],
-    ['two tokens', `Bearer ${jwtLike} ${jwtLike}`, 'The Authorization header is malformed.'],
-    ['a comma list', `Bearer ${jwtLike}, Basic x`, 'The Authorization header is malformed.'],
-    ['a quote', 'Bearer "abc"', 'The Authorization header is malformed.'],
+    ['a scheme only', 'Bearer', 'Bearer', 'The Authorization header is malformed.'],
+    ['an empty token', 'Bearer ', 'Bearer', 'The Authorization header is malformed.'],
+    ['two spaces', `Bearer  ${jwtLike}`, 'Bearer', 'The Authorization header is malformed.'],
+    ['a tab', `Bearer\t${jwtLike}`, 'Bearer', 'The Authorization header is malformed.'],
+    ['a trailing space', `Bearer ${jwtLike} `, 'Bearer', 'The Authorization header is malformed.'],
+    [
+      'two tokens',
+      `Bearer ${jwtLike} ${jwtLike}`,
+      'Bearer',
+      'The Authorization header is malformed.',
+    ],
+    [
+      'a comma list',
+      `Bearer ${jwtLike}, Basic x`,
+      'Bearer',
+      'The Authorization header is malformed.',
+    ],
+    ['a quote', 'Bearer "abc"', 'Bearer', 'The Authorization header is malformed.'],
+    ['a DPoP scheme only', 'dpop', 'DPoP', 'The Authorization header is malformed.'],
     [
       'a "Bearerx" scheme',
       `Bearerx ${jwtLike}`,
+      null,
       'The Authorization header must use the Bearer or DPoP scheme.',
     ],
-  ])('refuses %s', (_, header, description) => {
-    expect(readAccessToken(header, url)).toEqual({ ok: false, description });
+  ])('refuses %s, naming the scheme it used', (_, header, scheme, description) => {
+    expect(readAccessToken(header, url)).toEqual({ ok: false, scheme, description });
   });
 
   it('refuses a token in the query string, even beside a good header', () => {
     const withQuery = new URL(`http://localhost:4001/me?access_token=${jwtLike}`);
-    const refusal = { ok: false, description: 'Access tokens are not accepted in the URL.' };
+    const refusal = {
+      ok: false,
+      scheme: 'Bearer',
+      description: 'Access tokens are not accepted in the URL.',
+    };
+    // The query parameter is the Bearer scheme's (RFC 6750 §2.3), with or without a header.
     expect(readAccessToken(undefined, withQuery)).toEqual(refusal);
     expect(readAccessToken(`Bearer ${jwtLike}`, withQuery)).toEqual(refusal);
     expect(readAccessToken(`Bearer ${jwtLike}`, new URL('http://x/me?access_token='))).toEqual(
       refusal,
     );
+    expect(readAccessToken(`DPoP ${jwtLike}`, withQuery)).toEqual({ ...refusal, scheme: 'DPoP' });
   });
 });

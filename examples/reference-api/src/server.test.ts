@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { request } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +12,9 @@ import {
   appOrigin,
   audience,
   closedPort,
+  createDPoPKey,
   createTestKey,
+  signProof,
   signToken,
   startTestProvider,
 } from './testSupport';
@@ -68,6 +72,29 @@ describe('startServer', () => {
     const refused = await fetch(`${server.url}/me?access_token=${token}`);
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
+  });
+
+  it('checks DPoP proofs against its own address, whatever Host the client sends', async () => {
+    provider = await startTestProvider(key);
+    server = await startServer({ port: 0, issuer: provider.issuer, audience, appOrigin });
+    const dpopKey = await createDPoPKey();
+    const token = await signToken(key, {
+      claims: { iss: provider.issuer, cnf: { jkt: dpopKey.jkt } },
+    });
+    const status = async (htu: string, host: string) => {
+      const proof = await signProof(dpopKey, htu, token);
+      // node:http, not fetch: the Host header is sent as given.
+      const sent = request(`${server?.url}/me`, {
+        headers: { Host: host, Authorization: `DPoP ${token}`, DPoP: proof },
+      });
+      sent.end();
+      const [response] = (await once(sent, 'response')) as [IncomingMessage];
+      response.resume();
+      return response.statusCode;
+    };
+    expect(await status(`${server.url}/me`, `localhost:${server.port}`)).toBe(200);
+    // A proof made for another API, replayed here under that API's name.
+    expect(await status('http://other-api.example/me', 'other-api.example')).toBe(401);
   });
 
   it('answers 503 over HTTP when the provider is down, and 200 once it is up', async () => {

@@ -1,8 +1,8 @@
 import { realpathSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { createAdaptorServer } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { loadConfig } from './config';
 import type { ApiConfig } from './config';
 import { createApi } from './createApi';
@@ -10,6 +10,8 @@ import type { CreateApiOptions } from './createApi';
 
 /** Options for {@link startServer}; what is left out comes from the environment. */
 export type StartServerOptions = Partial<CreateApiOptions> & {
+  /** Default: `API_PUBLIC_ORIGIN`, else {@link RunningServer.url} (the port actually bound). */
+  readonly publicOrigin?: string | undefined;
   /** The port to listen on; 0 picks a free one. */
   readonly port?: number;
   /** The variable to name if the port is taken. */
@@ -36,7 +38,7 @@ export class PortInUseError extends Error {
  * Starts the reference API on a Node HTTP server. Settings not given come from the environment
  * (see `loadConfig`).
  *
- * @throws {PortInUseError} when the port is taken.
+ * @throws {PortInUseError} when the port is taken; {@link createApi}'s errors for unusable options.
  * @example
  * const server = await startServer({ port: 0 });
  * await fetch(`${server.url}/health`);
@@ -48,18 +50,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     hostname = 'localhost',
     port = env.port,
     portVariable = env.portVariable,
+    publicOrigin = env.publicOrigin,
     ...apiOptions
   } = options;
-  const app = createApi({
-    ...apiOptions,
-    issuer: options.issuer ?? env.issuer,
-    audience: options.audience ?? env.audience,
-    appOrigin: options.appOrigin ?? env.appOrigin,
-    jwksUri: options.jwksUri ?? env.jwksUri,
-  });
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  const server = createServer();
 
-  await new Promise<void>((resolve, reject) => {
+  const bound = await new Promise<number>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       server.off('listening', onListening);
       reject(
@@ -73,14 +69,30 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     };
     const onListening = () => {
       server.off('error', onError);
-      resolve();
+      // Built here, before any connection is read: the default public origin names the port
+      // actually bound, known only now when `port` is 0.
+      const bound = (server.address() as AddressInfo).port;
+      try {
+        const app = createApi({
+          ...apiOptions,
+          issuer: options.issuer ?? env.issuer,
+          audience: options.audience ?? env.audience,
+          appOrigin: options.appOrigin ?? env.appOrigin,
+          publicOrigin: publicOrigin ?? `http://localhost:${bound}`,
+          jwksUri: options.jwksUri ?? env.jwksUri,
+        });
+        server.on('request', getRequestListener(app.fetch));
+        resolve(bound);
+      } catch (error) {
+        server.close();
+        reject(error);
+      }
     };
     server.once('error', onError);
     server.once('listening', onListening);
     server.listen(port, hostname);
   });
 
-  const bound = (server.address() as AddressInfo).port;
   return {
     url: `http://localhost:${bound}`,
     port: bound,

@@ -22,6 +22,8 @@ import type {
 export const issuer = 'http://localhost:4000';
 export const audience = 'http://localhost:4001';
 export const appOrigin = 'http://localhost:5173';
+/** Where clients call the API in tests: what DPoP proofs name in `htu`. */
+export const publicOrigin = 'http://localhost:4001';
 
 /** A signing key and its public JWK, as a provider would hold and publish them. */
 export interface TestKey {

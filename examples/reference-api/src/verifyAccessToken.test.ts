@@ -1,19 +1,25 @@
+import { Hono } from 'hono';
 import { errors, SignJWT } from 'jose';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ApiEnv } from './apiEnv';
 import {
   audience,
+  createDPoPKey,
   createTestKey,
   issuer,
   localKeys,
+  signProof,
   signToken,
   unsignedToken,
 } from './testSupport';
-import type { TestKey } from './testSupport';
+import type { DPoPKey, TestKey } from './testSupport';
 import {
   accessTokenAlgorithms,
   InvalidAccessTokenError,
+  requireAccessToken,
   verifyAccessToken,
 } from './verifyAccessToken';
+import type { RequireAccessTokenOptions } from './verifyAccessToken';
 
 let rsa: TestKey;
 const now = () => Math.floor(Date.now() / 1000);
@@ -154,7 +160,189 @@ describe('verifyAccessToken', () => {
     );
   });
 
+  it('returns the thumbprint a DPoP-bound token is bound to, and null for a bearer token', async () => {
+    const bound = await signToken(rsa, { claims: { cnf: { jkt: 'thumbprint' } } });
+    expect((await verify(bound)).jkt).toBe('thumbprint');
+    expect((await verify(await signToken(rsa))).jkt).toBeNull();
+  });
+
+  it.each([
+    ['a number jkt', { jkt: 42 }],
+    ['an empty jkt', { jkt: '' }],
+    ['a certificate binding only (RFC 8705)', { 'x5t#S256': 'abc' }],
+    ['a string', 'abc'],
+    ['null', null],
+    ['an array', [{ jkt: 'thumbprint' }]],
+  ])('refuses a cnf claim it cannot check: %s', async (_, cnf) => {
+    const token = await signToken(rsa, { claims: { cnf } });
+    await expect(verify(token)).rejects.toThrow(
+      new InvalidAccessTokenError(
+        'The access token is bound to a key in a way this API cannot check: only cnf.jkt (DPoP) is supported.',
+      ),
+    );
+  });
+
   it.each(['abc', 'a.b', 'a.b.c', '..'])('refuses the malformed token %j', async (token) => {
     await expect(verify(token)).rejects.toThrow(errors.JOSEError);
   });
+});
+
+describe('requireAccessToken', () => {
+  const publicOrigin = 'https://api.example.com';
+  let dpopKey: DPoPKey;
+  beforeAll(async () => {
+    dpopKey = await createDPoPKey();
+  });
+
+  /** `GET /me` behind the middleware, answering the caller's sub. */
+  function protectedApp(options: Partial<RequireAccessTokenOptions> = {}) {
+    const app = new Hono<ApiEnv>();
+    app.use(
+      '*',
+      requireAccessToken({ issuer, audience, keys: localKeys(rsa), publicOrigin, ...options }),
+    );
+    app.get('/me', (c) => c.json({ sub: c.var.accessToken.sub }));
+    return app;
+  }
+
+  const boundToken = () => signToken(rsa, { claims: { cnf: { jkt: dpopKey.jkt } } });
+
+  async function dpopHeaders(token: string, htu: string, claims: Record<string, unknown> = {}) {
+    return {
+      Authorization: `DPoP ${token}`,
+      DPoP: await signProof(dpopKey, htu, token, { claims }),
+    };
+  }
+
+  it('checks htu against the public origin, not against the Host the client sent', async () => {
+    // @hono/node-server builds the request URL from the Host header, which the client chooses:
+    // a proof made for another API must not pass by naming that API's host.
+    const token = await boundToken();
+    const response = await protectedApp().request('http://other-api.example/me', {
+      headers: await dpopHeaders(token, 'http://other-api.example/me'),
+    });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({
+      error: 'invalid_dpop_proof',
+      error_description: 'The DPoP proof is for another URL.',
+    });
+  });
+
+  it('accepts a proof for the public origin behind a TLS-terminating proxy', async () => {
+    const token = await boundToken();
+    const response = await protectedApp().request('http://10.0.0.5:4001/me?page=2', {
+      headers: await dpopHeaders(token, `${publicOrigin}/me`),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ sub: 'user-1' });
+  });
+
+  it('refuses a proof for the public origin but another path', async () => {
+    const token = await boundToken();
+    const response = await protectedApp().request('http://10.0.0.5:4001/me', {
+      headers: await dpopHeaders(token, `${publicOrigin}/admin/stats`),
+    });
+    expect(response.status).toBe(401);
+  });
+
+  it.each([
+    ['a number jkt', { jkt: 42 }],
+    ['an empty jkt', { jkt: '' }],
+    ['a certificate binding only', { 'x5t#S256': 'abc' }],
+  ])('refuses a token with %s in cnf, rather than taking it as a bearer token', async (_, cnf) => {
+    const token = await signToken(rsa, { claims: { cnf } });
+    const response = await protectedApp().request('/me', {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({
+      error: 'invalid_token',
+      error_description:
+        'The access token is bound to a key in a way this API cannot check: only cnf.jkt (DPoP) is supported.',
+    });
+  });
+
+  it('refuses a proof sent a second time with an injected clock, its default replay cache on that clock', async () => {
+    const now = () => Date.now() - 10 * 60_000;
+    const app = protectedApp({ now });
+    const token = await boundToken();
+    const headers = await dpopHeaders(token, `${publicOrigin}/me`, {
+      iat: Math.floor(now() / 1000),
+    });
+    expect((await app.request('/me', { headers })).status).toBe(200);
+    const replayed = await app.request('/me', { headers });
+    expect(replayed.status).toBe(401);
+    expect(await replayed.json()).toEqual({
+      error: 'invalid_dpop_proof',
+      error_description: 'The DPoP proof was used before.',
+    });
+  });
+
+  describe('challenges in the scheme the request used (RFC 9449 §7.1)', () => {
+    const algs = 'algs="ES256 RS256 PS256 EdDSA"';
+
+    it('answers a refused token sent with the DPoP scheme, with a valid proof, with a DPoP challenge', async () => {
+      const expired = await signToken(rsa, {
+        claims: { cnf: { jkt: dpopKey.jkt }, exp: Math.floor(Date.now() / 1000) - 60 },
+      });
+      const response = await protectedApp().request('/me', {
+        headers: await dpopHeaders(expired, `${publicOrigin}/me`),
+      });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe(
+        `DPoP error="invalid_token", error_description="The access token has expired.", ${algs}`,
+      );
+      expect(await response.json()).toEqual({
+        error: 'invalid_token',
+        error_description: 'The access token has expired.',
+      });
+    });
+
+    it('answers a malformed DPoP Authorization header with a DPoP challenge', async () => {
+      const response = await protectedApp().request('/me', {
+        headers: { Authorization: `DPoP  ${await boundToken()}` },
+      });
+      expect(response.headers.get('www-authenticate')).toBe(
+        `DPoP error="invalid_token", error_description="The Authorization header is malformed.", ${algs}`,
+      );
+    });
+
+    it('still answers a refused token sent with the Bearer scheme with a Bearer challenge', async () => {
+      const expired = await signToken(rsa, { claims: { exp: Math.floor(Date.now() / 1000) - 60 } });
+      const response = await protectedApp().request('/me', {
+        headers: { Authorization: `Bearer ${expired}` },
+      });
+      expect(response.headers.get('www-authenticate')).toBe(
+        'Bearer error="invalid_token", error_description="The access token has expired."',
+      );
+    });
+
+    it.each([
+      ['no Authorization header', {}, 'No access token was sent.'],
+      [
+        'another scheme',
+        { Authorization: 'Basic dXNlcjpwYXNz' },
+        'The Authorization header must use the Bearer or DPoP scheme.',
+      ],
+    ])('offers both schemes to a request with %s', async (_, headers, description) => {
+      const response = await protectedApp().request('/me', { headers });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe(
+        `Bearer error="invalid_token", error_description="${description}", DPoP ${algs}`,
+      );
+      expect(await response.json()).toEqual({
+        error: 'invalid_token',
+        error_description: description,
+      });
+    });
+  });
+
+  it.each(['api.example.com', 'ftp://api.example.com', 'https://api.example.com/v1'])(
+    'refuses the public origin %j, saying what to pass',
+    (value) => {
+      expect(() => protectedApp({ publicOrigin: value })).toThrow(
+        `publicOrigin must be the origin clients call this API at, such as https://api.example.com, got ${JSON.stringify(value)}`,
+      );
+    },
+  );
 });

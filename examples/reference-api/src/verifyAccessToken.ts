@@ -4,9 +4,11 @@ import { createMiddleware } from 'hono/factory';
 import type { ApiEnv } from './apiEnv';
 import { invalidToken, providerUnavailable } from './bearerErrors';
 import { isProviderUnavailable } from './ProviderUnavailableError';
-import { dpopBoundToken, invalidDPoPProof, useDPoPNonce } from './dpopErrors';
+import { parsePublicOrigin, publicRequestUrl } from './publicRequestUrl';
+import { invalidDPoPProof, invalidDPoPToken, useDPoPNonce } from './dpopErrors';
 import { DPoPNonces } from './dpopNonces';
 import { readAccessToken } from './readAccessToken';
+import { refuseToken } from './refuseToken';
 import { MemoryReplayCache } from './replayCache';
 import type { ReplayCache } from './replayCache';
 import { DPoPNonceRequired, DPoPProofError, verifyDPoPProof } from './verifyDPoPProof';
@@ -35,6 +37,8 @@ export interface VerifiedAccessToken {
   readonly roles: readonly string[];
   /** The `scope` claim, space-separated as issued; `''` when there is none. */
   readonly scope: string;
+  /** The thumbprint of the key the token is bound to (`cnf.jkt`, RFC 9449); null for a bearer token. */
+  readonly jkt: string | null;
   /** Every claim of the token, as verified. */
   readonly claims: JWTPayload;
 }
@@ -56,13 +60,31 @@ export class InvalidAccessTokenError extends Error {
   override readonly name = 'InvalidAccessTokenError';
 }
 
+/**
+ * The thumbprint a DPoP-bound token is bound to (`cnf.jkt`, RFC 9449 §6.1), or null without `cnf`.
+ * Any other `cnf` is refused: taken as a bearer token, a token its provider meant to bind (to a
+ * certificate, RFC 8705, say) would work for whoever copied it.
+ */
+function boundKey(cnf: unknown): string | null {
+  if (cnf === undefined) return null;
+  const jkt = typeof cnf === 'object' && cnf !== null ? (cnf as { jkt?: unknown }).jkt : undefined;
+  if (typeof jkt !== 'string' || jkt === '') {
+    throw new InvalidAccessTokenError(
+      'The access token is bound to a key in a way this API cannot check: only cnf.jkt (DPoP) is supported.',
+    );
+  }
+  return jkt;
+}
+
 function normalizeTyp(typ: unknown): string | undefined {
   return typeof typ === 'string' ? typ.toLowerCase().replace(/^application\//, '') : undefined;
 }
 
 /**
  * Verifies an access token: signature by one of the provider's keys with an allowed algorithm,
- * `iss`, `aud`, `exp` (required) and `nbf`, a `typ` of `at+jwt` or `JWT`, and a string `sub`.
+ * `iss`, `aud`, `exp` (required) and `nbf`, a `typ` of `at+jwt` or `JWT`, a string `sub`, and no
+ * `cnf` but a DPoP one (`cnf.jkt`). Checking the DPoP proof of a bound token is left to the caller
+ * (see {@link requireAccessToken}).
  *
  * @throws a jose `JOSEError` or {@link InvalidAccessTokenError} when the token is refused, or
  * whatever `options.keys` throws when the keys cannot be fetched.
@@ -93,6 +115,7 @@ export async function verifyAccessToken(
     name: typeof name === 'string' ? name : null,
     roles: Array.isArray(roles) ? roles.filter((role) => typeof role === 'string') : [],
     scope: typeof scope === 'string' ? scope : '',
+    jkt: boundKey(payload.cnf),
     claims: payload,
   };
 }
@@ -129,9 +152,14 @@ function describe(error: Error): string {
 
 /** Options for {@link requireAccessToken}. */
 export interface RequireAccessTokenOptions extends VerifyAccessTokenOptions {
+  /**
+   * The origin clients call this API at, e.g. `https://api.example.com`: a DPoP proof's `htu`
+   * must be it with the request's path. The proxy's public origin when behind one.
+   */
+  readonly publicOrigin: string;
   /** Told why the provider's keys could not be fetched (the client only gets a 503). */
   readonly onProviderUnavailable?: (error: unknown) => void;
-  /** Where the `jti` of DPoP proofs are remembered. Default: a {@link MemoryReplayCache}. */
+  /** Where the `jti` of DPoP proofs are remembered. Default: a {@link MemoryReplayCache} on `now`. */
   readonly replayCache?: ReplayCache;
   /** The clock for DPoP proofs' `iat`, in milliseconds. Default `Date.now`. */
   readonly now?: () => number;
@@ -142,30 +170,26 @@ export interface RequireAccessTokenOptions extends VerifyAccessTokenOptions {
   readonly dpopNonces?: DPoPNonces;
 }
 
-/** The thumbprint a DPoP-bound token is bound to (`cnf.jkt`, RFC 9449 §6.1), or null. */
-function boundKey(claims: JWTPayload): string | null {
-  const cnf = claims.cnf as { jkt?: unknown } | undefined;
-  return typeof cnf?.jkt === 'string' && cnf.jkt !== '' ? cnf.jkt : null;
-}
-
 /**
  * Hono middleware: lets a request through only with a valid access token (see
  * {@link verifyAccessToken}), and sets `c.var.accessToken`. A DPoP-bound token (`cnf.jkt`) must
- * come as `Authorization: DPoP` with a `DPoP` proof for this request (see
+ * come as `Authorization: DPoP` with a `DPoP` proof for this request at `publicOrigin` (see
  * {@link verifyDPoPProof}); a plain one as `Authorization: Bearer`.
  *
  * Answers, without calling the next handler: 401 `invalid_token` for a missing, malformed or
- * refused token, or a bound token sent as a bearer token; 401 `invalid_dpop_proof` for a missing
- * or refused proof; 401 `use_dpop_nonce` with a `DPoP-Nonce` for a proof out of the `iat` window
+ * refused token (challenged in the scheme the request used; both when it used neither), or a
+ * bound token sent as a bearer token; 401 `invalid_dpop_proof` for a missing or refused proof; 401 `use_dpop_nonce` with a `DPoP-Nonce` for a proof out of the `iat` window
  * or with a stale nonce; 503 when the provider's keys cannot be fetched. Any other error is rethrown.
  */
 export function requireAccessToken(options: RequireAccessTokenOptions) {
-  const replayCache = options.replayCache ?? new MemoryReplayCache();
+  const publicOrigin = parsePublicOrigin(options.publicOrigin);
+  // On the proofs' clock: entries expire by it, and on another clock a replay could look expired.
+  const replayCache = options.replayCache ?? new MemoryReplayCache(undefined, options.now);
   const nonces = options.dpopNonces ?? new DPoPNonces(undefined, options.now);
   return createMiddleware<ApiEnv>(async (c, next) => {
     const url = new URL(c.req.url);
     const found = readAccessToken(c.req.header('authorization'), url);
-    if (!found.ok) return invalidToken(c, found.description);
+    if (!found.ok) return refuseToken(c, found.scheme, found.description);
     let verified: VerifiedAccessToken;
     try {
       verified = await verifyAccessToken(found.token, options);
@@ -176,17 +200,18 @@ export function requireAccessToken(options: RequireAccessTokenOptions) {
         return providerUnavailable(c);
       }
       if (error instanceof errors.JOSEError || error instanceof InvalidAccessTokenError) {
-        return invalidToken(c, describe(error));
+        return refuseToken(c, found.scheme, describe(error));
       }
       throw error;
     }
-    const jkt = boundKey(verified.claims);
+    const { jkt } = verified;
+    // A token in the wrong scheme is challenged in the scheme it needs, so the client knows which.
     if (jkt === null && found.scheme === 'DPoP') {
       return invalidToken(c, 'The access token is not DPoP-bound: send it with the Bearer scheme.');
     }
     if (jkt !== null) {
       if (found.scheme !== 'DPoP') {
-        return dpopBoundToken(
+        return invalidDPoPToken(
           c,
           'The access token is DPoP-bound: send it with the DPoP scheme and a proof.',
         );
@@ -199,7 +224,7 @@ export function requireAccessToken(options: RequireAccessTokenOptions) {
       try {
         await verifyDPoPProof(proof, {
           method: c.req.method,
-          url,
+          url: publicRequestUrl(publicOrigin, url),
           accessToken: found.token,
           jkt,
           replayCache,

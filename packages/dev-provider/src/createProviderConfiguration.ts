@@ -139,11 +139,12 @@ export function createProviderConfiguration(settings: ProviderSettings): Configu
       devInteractions: { enabled: false },
       // DPoP (RFC 9449): a token request with a proof gets tokens bound to its key (`cnf.jkt` in
       // the access token; a public client's refresh token too). Discovery advertises the algs.
+      // Nonces are always on: without a secret, a proof from a browser whose clock is off by more
+      // than the iat window is refused outright, where with one it gets `use_dpop_nonce` (§8).
       dPoP: {
         enabled: true,
-        ...(settings.dpopNonce
-          ? { nonceSecret: randomBytes(32), requireNonce: () => true }
-          : { requireNonce: () => false }),
+        nonceSecret: randomBytes(32),
+        requireNonce: () => settings.dpopNonce,
       },
       revocation: {
         enabled: true,

@@ -164,6 +164,30 @@ describe('DPoP (RFC 9449)', () => {
     expect(decodeJwt(tokens.access_token as string).cnf).toEqual({ jkt: key.jkt });
   });
 
+  it('asks a client whose clock is 10 minutes ahead for its nonce (use_dpop_nonce), then accepts the proof with it', async () => {
+    const { code, verifier } = await signIn(provider.issuer, { username: 'alice' });
+    const token = `${provider.issuer}/token`;
+    const skewed = Math.floor(Date.now() / 1000) + 600;
+    const first = await postToken(
+      provider.issuer,
+      codeGrant(code, verifier),
+      await dpopProof(key, token, undefined, skewed),
+    );
+    const refusal = (await first.json()) as { error: string };
+    expect(first.status, JSON.stringify(refusal)).toBe(400);
+    expect(refusal.error).toBe('use_dpop_nonce');
+    const nonce = first.headers.get('dpop-nonce');
+    expect(nonce).toBeTruthy();
+    const second = await postToken(
+      provider.issuer,
+      codeGrant(code, verifier),
+      await dpopProof(key, token, nonce!, skewed),
+    );
+    const tokens = (await second.json()) as Record<string, string>;
+    expect(second.status, JSON.stringify(tokens)).toBe(200);
+    expect(decodeJwt(tokens.access_token as string).cnf).toEqual({ jkt: key.jkt });
+  });
+
   it('lets a browser app send proofs and read the nonce (CORS)', async () => {
     const preflight = await fetch(`${provider.issuer}/token`, {
       method: 'OPTIONS',

@@ -15,12 +15,20 @@ export async function createDPoPKey(): Promise<DPoPKey> {
   return { privateKey, jwk, jkt: await calculateJwkThumbprint(jwk, 'sha256') };
 }
 
-/** A DPoP proof (RFC 9449 §4.2) for `POST url`, with the provider's `nonce` when given. */
-export function dpopProof(key: DPoPKey, url: string, nonce?: string): Promise<string> {
+/**
+ * A DPoP proof (RFC 9449 §4.2) for `POST url`, with the provider's `nonce` when given, made at
+ * `iat` (default now; another value plays a client whose clock is off).
+ */
+export function dpopProof(
+  key: DPoPKey,
+  url: string,
+  nonce?: string,
+  iat = Math.floor(Date.now() / 1000),
+): Promise<string> {
   return new SignJWT({
     htm: 'POST',
     htu: url,
-    iat: Math.floor(Date.now() / 1000),
+    iat,
     jti: randomUUID(),
     ...(nonce === undefined ? {} : { nonce }),
   })
