@@ -22,6 +22,13 @@ function Status({ label = 'status' }: { label?: string }) {
   );
 }
 
+/** A configuration that fails its checks (no client id). */
+const withoutClientId = {
+  authority: 'https://login.example.com',
+  client_id: '',
+  redirect_uri: `${appOrigin}/callback`,
+};
+
 describe('AuthProvider', () => {
   test('processes the callback once under StrictMode with two providers mounted', async () => {
     harness = createHarness();
@@ -136,13 +143,7 @@ describe('AuthProvider', () => {
   test('a wrong configuration shows as the error state in production', () => {
     vi.stubEnv('NODE_ENV', 'production');
     render(
-      <AuthProvider
-        config={{
-          authority: 'https://login.example.com',
-          client_id: '',
-          redirect_uri: `${appOrigin}/callback`,
-        }}
-      >
+      <AuthProvider config={withoutClientId}>
         <Status />
       </AuthProvider>,
     );
@@ -162,13 +163,7 @@ describe('AuthProvider', () => {
       return null;
     }
     render(
-      <AuthProvider
-        config={{
-          authority: 'https://login.example.com',
-          client_id: '',
-          redirect_uri: `${appOrigin}/callback`,
-        }}
-      >
+      <AuthProvider config={withoutClientId}>
         <Status />
         <Grab />
         <RequireAuth>

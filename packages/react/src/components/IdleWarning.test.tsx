@@ -15,6 +15,15 @@ function page(idleWarning?: number) {
   return auth;
 }
 
+/** The page, its warning opened while "Save the order" has focus. */
+function warnedWhileOnSave() {
+  const auth = page();
+  const save = screen.getByRole('button', { name: 'Save the order' });
+  save.focus();
+  act(() => auth.setIdleWarning(60_000));
+  return { auth, save };
+}
+
 describe('IdleWarning', () => {
   test('renders nothing while the user is active', () => {
     page();
@@ -32,15 +41,7 @@ describe('IdleWarning', () => {
   });
 
   test('focus moves in, stays in (Tab and Shift+Tab cycle), and returns where it was', async () => {
-    const auth = createMockAuthClient({ user: createTestUser() });
-    render(
-      <MockAuthProvider client={auth}>
-        <button type="button">Save the order</button>
-        <IdleWarning />
-      </MockAuthProvider>,
-    );
-    screen.getByRole('button', { name: 'Save the order' }).focus();
-    act(() => auth.setIdleWarning(60_000));
+    const { auth, save } = warnedWhileOnSave();
     const stay = screen.getByRole('button', { name: 'Stay signed in' });
     const signOut = screen.getByRole('button', { name: 'Sign out' });
     expect(document.activeElement).toBe(stay);
@@ -52,20 +53,11 @@ describe('IdleWarning', () => {
     expect(document.activeElement).toBe(signOut);
     act(() => auth.setIdleWarning(null));
     expect(screen.queryByRole('alertdialog')).toBeNull();
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Save the order' }));
+    expect(document.activeElement).toBe(save);
   });
 
   test('a click on its text keeps focus in the dialog: Tab goes on inside, Escape stays, focus returns', async () => {
-    const auth = createMockAuthClient({ user: createTestUser() });
-    render(
-      <MockAuthProvider client={auth}>
-        <button type="button">Save the order</button>
-        <IdleWarning />
-      </MockAuthProvider>,
-    );
-    const save = screen.getByRole('button', { name: 'Save the order' });
-    save.focus();
-    act(() => auth.setIdleWarning(60_000));
+    const { auth, save } = warnedWhileOnSave();
     const dialog = screen.getByRole('alertdialog');
     await userEvent.click(screen.getByText('Are you still there?'));
     expect(dialog.contains(document.activeElement)).toBe(true);
@@ -79,16 +71,7 @@ describe('IdleWarning', () => {
   });
 
   test('with focus outside the dialog (a click on the backdrop), Tab comes back in and Escape stays', async () => {
-    const auth = createMockAuthClient({ user: createTestUser() });
-    render(
-      <MockAuthProvider client={auth}>
-        <button type="button">Save the order</button>
-        <IdleWarning />
-      </MockAuthProvider>,
-    );
-    const save = screen.getByRole('button', { name: 'Save the order' });
-    save.focus();
-    act(() => auth.setIdleWarning(60_000));
+    const { auth, save } = warnedWhileOnSave();
     const backdrop = screen.getByRole('alertdialog').parentElement as HTMLElement;
     await userEvent.click(backdrop);
     expect(document.activeElement).toBe(document.body);
