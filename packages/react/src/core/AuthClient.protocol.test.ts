@@ -238,6 +238,43 @@ describe("2. storage: 'memory' keeps the refresh token out of web storage and ev
   });
 });
 
+describe("2b. storage: 'memory' keeps the refresh token from the app's script", () => {
+  const memory = { storage: 'memory' as const };
+  const refreshToken = /(?<![\w-])rt-[\w-]+/;
+
+  test('the snapshot and renew() give users without it; the tab that holds it still renews with it', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness();
+    const { client } = await signedInTab({ config: memory });
+    expect(client.getSnapshot().user?.refresh_token).toBeUndefined();
+    expect(client.getSnapshot().user?.toStorageString()).not.toMatch(refreshToken);
+    later();
+    const renewed = await client.renew();
+    expect(harness.provider.count('refresh')).toBe(1);
+    expect(renewed?.refresh_token).toBeUndefined();
+    expect(client.getSnapshot().user?.refresh_token).toBeUndefined();
+    // The rotated token was kept where the app cannot read it: the next renewal uses it.
+    later();
+    await client.renew();
+    expect(harness.provider.count('refresh')).toBe(2);
+    expect(client.getSnapshot().status).toBe('authenticated');
+  });
+
+  test('a refused refresh puts no refresh token in the error (nor its cause)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness({ refreshStatus: 400 });
+    const { client } = await signedInTab({ config: memory });
+    later();
+    await client.renew().catch(() => undefined);
+    const error = client.getSnapshot().error;
+    expect(error?.code).toBe('renew_failed');
+    const seen = (value: unknown): string =>
+      value instanceof URLSearchParams ? value.toString() : String(value);
+    const cause = error?.cause as Record<string, unknown>;
+    expect(Object.values(cause).map(seen).join(' ')).not.toMatch(refreshToken);
+  });
+});
+
 describe('3. every user that reaches the store passes the ID-token checks, from another tab too', () => {
   /**
    * Two tabs through a real renewal, once the second has taken it; `forge` then posts that
@@ -265,6 +302,36 @@ describe('3. every user that reaches the store passes the ID-token checks, from 
     }
     return { other, forge };
   }
+
+  test("a renewal message may not change the session's user, even with a genuine ID token", async () => {
+    const { other, forge } = await renewedInTwoTabs();
+    // A genuine ID token for bob, as a same-origin script could get by signing bob in elsewhere.
+    const isolated = { createChannel: () => null, sharedStorage: newStorage() };
+    const { client: bobs } = await harness.signIn(harness.createClient({ environment: isolated }), {
+      user: bob,
+      environment: isolated,
+    });
+    const bobUser = bobs.getSnapshot().user as User;
+    bobs.dispose();
+    await forge((user) => {
+      user.id_token = bobUser.id_token;
+      user.profile = bobUser.profile;
+    });
+    expect(other.getSnapshot().user?.profile.sub).toBe('alice');
+  });
+
+  test.each([
+    ['no access token', (user: Record<string, unknown>) => delete user.access_token],
+    [
+      'a token type it cannot present',
+      (user: Record<string, unknown>) => (user.token_type = 'mac'),
+    ],
+  ])('a renewal message with %s is refused', async (_, rewrite) => {
+    const { other, forge } = await renewedInTwoTabs();
+    const before = other.getSnapshot().user;
+    await forge(rewrite);
+    expect(other.getSnapshot().user).toBe(before);
+  });
 
   test('a forged profile in a message does not change the name shown', async () => {
     const { other, forge } = await renewedInTwoTabs();
@@ -504,6 +571,48 @@ describe('sign-out', () => {
     expect(location.search).toBe('');
   });
 
+  test('a provider that cannot be reached at sign-out is reported: the local session is over, the provider may still have one', async () => {
+    harness = createHarness();
+    const { storage } = await signedInTab();
+    const reloaded = await openTab(storage); // its discovery not fetched yet
+    harness.provider.options.unreachable = true;
+    await reloaded.signOut();
+    expect(reloaded.getSnapshot()).toMatchObject({
+      status: 'unauthenticated',
+      signOutReason: 'user',
+    });
+    expect(reloaded.getSnapshot().error?.code).toBe('network');
+  });
+
+  test('signOut({ redirect: false }) asks the provider nothing, and reports nothing', async () => {
+    harness = createHarness();
+    const { storage } = await signedInTab();
+    const reloaded = await openTab(storage);
+    harness.provider.options.unreachable = true;
+    await reloaded.signOut({ redirect: false });
+    expect(reloaded.getSnapshot()).toMatchObject({ status: 'unauthenticated', error: null });
+  });
+
+  test.each(['signIn', 'signOut'] as const)(
+    'a full sessionStorage does not stop %s from leaving for the provider',
+    async (action) => {
+      harness = createHarness();
+      const client = action === 'signOut' ? (await signedInTab()).client : await openTab();
+      const setItem = Storage.prototype.setItem;
+      vi.spyOn(Storage.prototype, 'setItem').mockImplementation(function (
+        this: Storage,
+        key: string,
+        value: string,
+      ) {
+        if (this === sessionStorage) throw new DOMException('full', 'QuotaExceededError');
+        setItem.call(this, key, value);
+      });
+      const waiting = harness.nextRedirect();
+      void client[action]();
+      expect(await waiting).toMatch(action === 'signIn' ? /\/authorize\?/ : /\/logout\?/);
+    },
+  );
+
   test('a provider that returns without state is accepted', async () => {
     harness = createHarness();
     const { client } = await signedInTab();
@@ -672,8 +781,13 @@ describe("storage: 'memory' and revocation", () => {
   test('signOut({ revokeTokens: true }) in a tab without the refresh token revokes it in the tab that holds it', async () => {
     harness = createHarness();
     const memory = { storage: 'memory' as const };
-    const { client: holder } = await signedInTab({ config: memory });
-    const refreshToken = holder.getSnapshot().user?.refresh_token as string;
+    const { client: holder, storage } = await signedInTab({ config: memory });
+    // The app cannot read it (rule 2): the test reads the holder's token store.
+    const [key] = storedUsers(storage);
+    const refreshToken = (
+      JSON.parse(storage.getItem(key as string) as string) as { refresh_token: string }
+    ).refresh_token;
+    expect(refreshToken).toMatch(/^rt-/);
     const follower = await openTab(newStorage(), memory);
     expect(follower.getSnapshot().user?.refresh_token).toBeUndefined();
     await follower.signOut({ revokeTokens: true, redirect: false });

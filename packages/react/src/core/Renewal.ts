@@ -19,11 +19,17 @@ export class Renewal {
 
   renewRetries = 0;
 
-  /** Renews the tokens now (refresh token, else silent iframe); one renewal at a time, across tabs. */
+  /**
+   * Renews the tokens now (refresh token, else silent iframe); one renewal at a time, across tabs.
+   * Resolves with the user as the app may read it (see `SessionCore.publish`).
+   */
   renew(): Promise<User | null> {
-    this.renewing ??= this.core.parts.renewal.runRenew().finally(() => {
-      this.renewing = undefined;
-    });
+    this.renewing ??= this.core.parts.renewal
+      .runRenew()
+      .then((user) => user && this.core.publish(user))
+      .finally(() => {
+        this.renewing = undefined;
+      });
     return this.renewing;
   }
 

@@ -65,11 +65,12 @@ export class RenewalRunner {
   async noTabCanRenew(current: User): Promise<boolean> {
     const record = this.core.records().read();
     if (record === null || record.refresh === null) return true;
-    return this.core.parts.guard.isCurrent(record, current.refresh_token);
+    return this.core.parts.guard.isCurrent(record, this.core.refreshTokenOf(current));
   }
 
   async renewThroughOtherTab(before: User, epoch: number): Promise<User | null> {
-    if (before.refresh_token !== undefined || this.core.config.storage !== 'memory') return null;
+    if (this.core.refreshTokenOf(before) !== undefined || this.core.config.storage !== 'memory')
+      return null;
     const shared = await this.core.tabs?.request(
       'renew-request',
       this.core.config.timeout + 1000,
@@ -124,7 +125,7 @@ export class RenewalRunner {
       );
     }
     const guard = this.core.parts.guard;
-    const decision = await guard.claim(session, current.refresh_token);
+    const decision = await guard.claim(session, this.core.refreshTokenOf(current));
     if (this.core.epoch !== epoch) return null;
     if (decision === 'ended') {
       // Signed out or replaced in another tab, whose news has not reached this one yet.
@@ -173,7 +174,7 @@ export class RenewalRunner {
     const keepsRefreshToken = this.core.config.storage !== 'memory';
     if (
       keepsRefreshToken &&
-      !(await this.core.parts.guard.isCurrent(record, offered.refresh_token))
+      !(await this.core.parts.guard.isCurrent(record, this.core.refreshTokenOf(offered)))
     ) {
       return null;
     }
@@ -204,7 +205,7 @@ export class RenewalRunner {
         answer.error !== 'server_error' &&
         !sessionOverErrors.has(answer.error as string)
       ) {
-        await this.core.parts.guard.settle(session, current.refresh_token);
+        await this.core.parts.guard.settle(session, this.core.refreshTokenOf(current));
       }
       throw error;
     }
@@ -237,7 +238,7 @@ export class RenewalRunner {
         ],
       );
     }
-    await this.core.parts.guard.settle(session, user.refresh_token);
+    await this.core.parts.guard.settle(session, this.core.refreshTokenOf(user));
     this.core.signedIn(user);
     this.core.parts.sharing.announce('renewed', user);
     return user;

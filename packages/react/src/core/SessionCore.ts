@@ -16,6 +16,7 @@ import type { StateStore } from './stateStore';
 import type { IdleClock } from './IdleClock';
 import { TabSession } from './TabSession';
 import { TokenPresenter } from './TokenPresenter';
+import { withoutRefreshToken } from './sharedSession';
 import { withLock } from './tabSync';
 import type { TabSync } from './tabSync';
 import { WallClockTimer } from './wallClockTimer';
@@ -101,8 +102,37 @@ export class SessionCore {
     return (!this.active && this.activation !== undefined) || this.authState.disposed;
   }
 
-  /** Moves the state, which the client holds (see `StateStore.set`). */
-  set: StateStore['set'] = (...change) => this.authState.set(...change);
+  /** Moves the state, which the client holds (see `StateStore.set`), with the user published. */
+  set: StateStore['set'] = (status, user, error, signOutReason) =>
+    this.authState.set(status, user && this.publish(user), error, signOutReason);
+
+  /** In memory storage: the user the app reads, by the user the engine holds. */
+  private readonly published = new WeakMap<User, User>();
+
+  /** In memory storage: the refresh token of each user the app reads. */
+  private readonly heldRefresh = new WeakMap<User, string>();
+
+  /**
+   * `user` as the app may read it (the snapshot, `renew()`): in memory storage without its refresh
+   * token, which stays in the engine, out of the app's script too (rule 2); `refreshTokenOf`
+   * reads it. The same user gives the same object, so the snapshot changes only when it does.
+   */
+  publish(user: User): User {
+    const token = user.refresh_token;
+    if (this.config.storage !== 'memory' || token === undefined) return user;
+    let shown = this.published.get(user);
+    if (shown === undefined) {
+      shown = withoutRefreshToken(user);
+      this.published.set(user, shown);
+      this.heldRefresh.set(shown, token);
+    }
+    return shown;
+  }
+
+  /** The refresh token of `user`, whether the engine's or a published one (see `publish`). */
+  refreshTokenOf(user: User): string | undefined {
+    return this.heldRefresh.get(user) ?? user.refresh_token;
+  }
 
   /** The `UserManager` this client drives. */
   get userManager(): UserManager {
@@ -110,7 +140,8 @@ export class SessionCore {
   }
 
   async bookSession(session: string, user: User): Promise<void> {
-    const refresh = user.refresh_token === undefined ? null : await tokenId(user.refresh_token);
+    const token = this.refreshTokenOf(user);
+    const refresh = token === undefined ? null : await tokenId(token);
     // The floor of rule 5 spaces renewals; a new session has had none yet.
     this.records().write({ session, refresh, requested: 0 });
   }

@@ -26,6 +26,10 @@ export class SessionSharing {
       if (typeof idToken !== 'string') return null;
       const claims = await this.core.parts.checks.checkIdTokenOf(idToken, false);
       const user = receiveUser(shared.user, claims, keepRefreshToken);
+      // As a provider's renewal must (rule 3): the session keeps its user, with a token to present.
+      const current = this.core.snapshot.user;
+      if (shared.id === this.core.session && current?.profile.sub !== claims.sub) return null;
+      this.core.parts.checks.checkAccessToken(user, current, this.core.config.dpop !== false);
       if (this.core.epoch !== epoch || this.core.records().read()?.session !== shared.id)
         return null;
       this.core.session = shared.id;
@@ -62,7 +66,12 @@ export class SessionSharing {
         this.answer(message.from, user);
         return;
       case 'renew-request': {
-        if (user?.refresh_token === undefined || this.core.session === null) return;
+        if (
+          user === null ||
+          this.core.refreshTokenOf(user) === undefined ||
+          this.core.session === null
+        )
+          return;
         const renewed =
           (await this.core.renewal.renew().catch(() => null)) ?? this.core.snapshot.user;
         this.answer(message.from, renewed);

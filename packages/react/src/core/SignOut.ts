@@ -49,11 +49,21 @@ export class SignOut {
     await this.core.withNamedLock('renew', async () => this.core.records().remove(ended));
     if (options.revokeTokens === true && user !== null) await this.revoke(user);
 
-    const endSession = await this.core.userManager.metadataService
-      .getEndSessionEndpoint()
-      .catch(() => undefined);
+    if (options.redirect === false) {
+      this.core.set('unauthenticated', null, null, reason);
+      return;
+    }
+    let endSession: string | undefined;
+    try {
+      endSession = await this.core.userManager.metadataService.getEndSessionEndpoint();
+    } catch (cause) {
+      // The provider's session may be alive: say so, rather than sign out here only, unnoticed.
+      this.core.set('unauthenticated', null, toAuthError(cause, 'sign-out'), reason);
+      return;
+    }
     const returnTo = this.core.config.oidc.post_logout_redirect_uri;
-    if (options.redirect === false || endSession === undefined) {
+    // A provider without RP-initiated logout: signing out here is all there is.
+    if (endSession === undefined) {
       this.core.set('unauthenticated', null, null, reason);
       return;
     }
@@ -104,7 +114,7 @@ export class SignOut {
   async revoke(user: User): Promise<void> {
     const client = this.core.oidcClient();
     const tokens: [string | undefined, 'refresh_token' | 'access_token'][] = [
-      [user.refresh_token, 'refresh_token'],
+      [this.core.refreshTokenOf(user), 'refresh_token'],
       [user.access_token, 'access_token'],
     ];
     for (const [token, type] of tokens) {

@@ -57,14 +57,12 @@ export class UserChecks {
    * An access token this client can present: one was given, and its type is Bearer, or DPoP when
    * the request went with a proof (RFC 6749 7.1: a client must not use a token type it does not
    * understand). A missing type is taken for Bearer. Refused, the token request failed: for a
-   * refresh, its token stays spent.
+   * refresh, its token stays spent. `proving`: whether DPoP tokens are presentable (another tab's
+   * session brings its own binding).
    */
-  checkAccessToken(user: User, previous: User | null): void {
+  checkAccessToken(user: User, previous: User | null, proving = this.core.presenter.proving): void {
     const type = (user.token_type ?? 'bearer').toLowerCase();
-    if (
-      user.access_token &&
-      (type === 'bearer' || (type === 'dpop' && this.core.presenter.proving))
-    ) {
+    if (user.access_token && (type === 'bearer' || (type === 'dpop' && proving))) {
       return;
     }
     throw authError(

@@ -38,15 +38,23 @@ export function isSignOutReturn(core: SessionCore, url: string): boolean {
 
 /**
  * A note this tab leaves for its return from the provider, in its sessionStorage under the
- * client's key: why a sign-out left (`signed-out`), or that a sign-in did (`signing-in`).
+ * client's key: why a sign-out left (`signed-out`), or that a sign-in did (`signing-in`). Best
+ * effort: a full or refused storage loses the note, never the sign-in or sign-out itself.
  */
 export function tabMark(core: SessionCore, name: 'signed-out' | 'signing-in') {
   const storage = browserStorage('sessionStorage');
   const { authority, client_id } = core.config.oidc;
   const key = `oidc-kit:${name}:${authority}:${client_id}`;
+  const attempt = (change: () => void) => {
+    try {
+      change();
+    } catch {
+      // The note is lost: the return reads as one without it.
+    }
+  };
   return {
     read: (): string | null => storage?.getItem(key) ?? null,
-    write: (reason: string): void => storage?.setItem(key, reason),
-    remove: (): void => storage?.removeItem(key),
+    write: (reason: string): void => attempt(() => storage?.setItem(key, reason)),
+    remove: (): void => attempt(() => storage?.removeItem(key)),
   };
 }

@@ -18,8 +18,13 @@ export function isSharedSession(value: unknown): value is SharedSession {
  * the refresh token stays in this tab: other tabs get the access and ID tokens only.
  */
 export function shareSession(id: string, user: User, keepRefreshToken: boolean): SharedSession {
-  const shared = keepRefreshToken ? user : new User({ ...user, refresh_token: undefined });
+  const shared = keepRefreshToken ? user : withoutRefreshToken(user);
   return { id, user: shared.toStorageString() };
+}
+
+/** `user` without its refresh token (memory storage keeps that in the tab that holds it). */
+export function withoutRefreshToken(user: User): User {
+  return new User({ ...user, refresh_token: undefined });
 }
 
 /**

@@ -84,6 +84,9 @@ export function toAuthError(cause: unknown, operation: AuthOperation): AuthError
     );
   }
   if (name === 'ErrorResponse') {
+    // oidc-client-ts keeps the request's form on its refusals: the refresh token, or the code
+    // and its verifier, stay out of an error that apps show and log.
+    delete (cause as { form?: unknown }).form;
     const providerError = field(cause, 'error') ?? 'unknown_error';
     const details = {
       cause,
