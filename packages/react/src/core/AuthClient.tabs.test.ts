@@ -126,6 +126,35 @@ describe('tabs share one session', () => {
   });
 });
 
+describe("storage: 'memory': answers go to the request that asked", () => {
+  test('a tab opened beside two others renews through the holder, not with a late answer to its first request', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      harness = createHarness({ providerSession: false });
+      const memory = { storage: 'memory' as const };
+      await harness.signIn(harness.createClient({ config: memory }), {
+        storage: newStorage(),
+        config: memory,
+      });
+      const open = async () => {
+        const client = harness.createClient({ storage: newStorage(), config: memory });
+        await client.start();
+        return client;
+      };
+      await open();
+      // Two tabs answer its session request: the second answer must not count for a later one.
+      const newest = await open();
+      vi.setSystemTime(Date.now() + 11_000);
+      await newest.renew();
+      expect(newest.getSnapshot().status).toBe('authenticated');
+      expect(harness.provider.count('refresh')).toBe(1);
+      expect(harness.silentAuthorizations).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('renewal is serialised across tabs', () => {
   test.each([
     ['the Web Locks API', true],

@@ -7,6 +7,7 @@ import { randomId } from './randomId';
  * tab can tell it from an ended one; with memory storage, without its refresh token.
  */
 export type TabMessage =
+  /** `from`: the request's own id, which the answers name as their `to`. */
   | { type: 'session-request'; from: string }
   /** A tab without a refresh token (memory storage) asks the one that has it to renew. */
   | { type: 'renew-request'; from: string }
@@ -72,9 +73,9 @@ function isTabMessage(value: unknown): value is TabMessage {
  * BroadcastChannel it does nothing, and each tab keeps its own session.
  */
 export class TabSync {
-  readonly tabId = randomId();
   private readonly channel: ChannelLike | null;
-  private readonly pending = new Set<(session: SharedSession) => void>();
+  /** The requests waiting for answers, by id: a late answer to one never settles another. */
+  private readonly pending = new Map<string, (session: SharedSession) => void>();
 
   constructor(
     name: string,
@@ -99,16 +100,17 @@ export class TabSync {
     accept: (session: SharedSession) => boolean = () => true,
   ): Promise<SharedSession | null> {
     if (this.channel === null) return Promise.resolve(null);
+    const id = randomId();
     return new Promise((resolve) => {
       const answer = (session: SharedSession | null) => {
         if (session !== null && !accept(session)) return;
         clearTimeout(timer);
-        this.pending.delete(answer);
+        this.pending.delete(id);
         resolve(session);
       };
       const timer = setTimeout(() => answer(null), wait);
-      this.pending.add(answer);
-      this.post({ type, from: this.tabId });
+      this.pending.set(id, answer);
+      this.post({ type, from: id });
     });
   }
 
@@ -120,7 +122,7 @@ export class TabSync {
   private receive(data: unknown): void {
     if (!isTabMessage(data)) return;
     if (data.type === 'session') {
-      if (data.to === this.tabId) for (const answer of [...this.pending]) answer(data.session);
+      this.pending.get(data.to)?.(data.session);
       return;
     }
     this.onMessage(data);
