@@ -146,6 +146,19 @@ describe('RequireAuth', () => {
     expect(screen.getByRole('button', { name: 'Try again' })).toBeDefined();
   });
 
+  test('an expired session stays without a redirect once its error is dismissed', async () => {
+    const auth = createMockAuthClient({
+      state: 'unauthenticated',
+      signOutReason: 'expired',
+      error: new AuthError('session_expired', 'The session ended at the provider.'),
+    });
+    guard(auth);
+    act(() => auth.dismissError());
+    await act(async () => undefined);
+    expect(auth.signIn.calls).toEqual([]);
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeDefined();
+  });
+
   test('signing in clears the attempt, so a later expiry redirects again', () => {
     writeGuardAttempt({ returnTo: '/reports?year=2026', silent: false });
     const auth = createMockAuthClient({ user: createTestUser() });

@@ -1,8 +1,11 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
+import { createHarness } from '../../test/support/harness';
+import { AuthError } from '../core/errors';
 import { useAuth } from '../hooks/useAuth';
 import { useAuthFetch } from '../hooks/useAuthFetch';
+import { useAuthState } from '../hooks/useAuthState';
 import { MockAuthProvider } from './MockAuthProvider';
 import { createMockAuthClient } from './createMockAuthClient';
 import { createTestUser } from './createTestUser';
@@ -40,6 +43,25 @@ describe('MockAuthProvider', () => {
       </MockAuthProvider>,
     );
     expect(screen.getByText('Alice Liddell')).toBeDefined();
+  });
+
+  test('keeps the signOutReason prop after mount, and follows it when it changes', async () => {
+    function Reason() {
+      return <p>{String(useAuthState((state) => state.signOutReason))}</p>;
+    }
+    const { rerender } = render(
+      <MockAuthProvider state="unauthenticated" signOutReason="idle">
+        <Reason />
+      </MockAuthProvider>,
+    );
+    await act(async () => undefined);
+    expect(screen.getByText('idle')).toBeDefined();
+    rerender(
+      <MockAuthProvider state="unauthenticated" signOutReason="expired">
+        <Reason />
+      </MockAuthProvider>,
+    );
+    expect(screen.getByText('expired')).toBeDefined();
   });
 
   test('records actions on spies and moves the state as the real client would', async () => {
@@ -126,5 +148,43 @@ describe('MockAuthProvider', () => {
     await userEvent.click(screen.getByRole('button'));
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(seen).toEqual([`Bearer ${auth.getSnapshot().user?.access_token}`, null]);
+  });
+});
+
+describe('createMockAuthClient, as the real client', () => {
+  test('set() keeps what it is not given, the sign-out reason too', () => {
+    const auth = createMockAuthClient({ state: 'unauthenticated', signOutReason: 'elsewhere' });
+    const expired = new AuthError('session_expired', 'The session ended at the provider.');
+    auth.set({ error: expired });
+    expect(auth.getSnapshot()).toMatchObject({ error: expired, signOutReason: 'elsewhere' });
+    // A reason belongs to the signed-out state only.
+    auth.set({ state: 'signing-in' });
+    auth.set({ state: 'unauthenticated' });
+    expect(auth.getSnapshot().signOutReason).toBeNull();
+  });
+
+  test('dismissError() keeps the sign-out reason, and the same snapshot when there is no error', async () => {
+    const harness = createHarness();
+    try {
+      const real = harness.createClient();
+      await real.start();
+      await real.signOut({ redirect: false });
+      const mock = createMockAuthClient({ state: 'unauthenticated', signOutReason: 'user' });
+      for (const client of [real, mock]) {
+        const before = client.getSnapshot();
+        client.dismissError();
+        expect(client.getSnapshot()).toBe(before);
+        expect(client.getSnapshot().signOutReason).toBe('user');
+      }
+    } finally {
+      harness.dispose();
+    }
+    const expired = createMockAuthClient({
+      state: 'unauthenticated',
+      signOutReason: 'expired',
+      error: new AuthError('session_expired', 'The session ended at the provider.'),
+    });
+    expired.dismissError();
+    expect(expired.getSnapshot()).toMatchObject({ error: null, signOutReason: 'expired' });
   });
 });

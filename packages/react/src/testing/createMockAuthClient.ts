@@ -72,7 +72,10 @@ export interface MockAuthClient extends AuthContextValue {
   readonly stayActive: Spy<[], void>;
   /** Shows idle sign-out's warning, `remaining` ms before the end, or (null) ends it. */
   setIdleWarning(remaining: number | null): void;
-  /** Moves the mock to another state, as the real client would; subscribers re-render. */
+  /**
+   * Moves the mock to another state, as the real client would; what is left out stays as it is.
+   * Subscribers re-render when something changed.
+   */
   set(next: {
     state?: AuthStatus;
     user?: User | null;
@@ -144,7 +147,9 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
         ? next.user
         : (snapshot.user ?? (status === 'authenticated' ? createTestUser() : null));
     const error = next.error !== undefined ? next.error : snapshot.error;
-    const following = snapshotOf(status, user, error, next.signOutReason);
+    const signOutReason =
+      next.signOutReason !== undefined ? next.signOutReason : snapshot.signOutReason;
+    const following = snapshotOf(status, user, error, signOutReason);
     if (
       following.status === snapshot.status &&
       following.user === snapshot.user &&
