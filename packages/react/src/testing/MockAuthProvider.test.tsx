@@ -90,6 +90,28 @@ describe('MockAuthProvider', () => {
     expect(error?.providerError).toBe('access_denied');
   });
 
+  test('the error state always has an error: the default one unless another is given', () => {
+    const auth = createMockAuthClient({ state: 'authenticated' });
+    auth.set({ state: 'error' });
+    expect(auth.getSnapshot().error?.providerError).toBe('access_denied');
+    auth.set({ state: 'error', error: null });
+    expect(auth.getSnapshot().error).not.toBeNull();
+    function Status() {
+      return <p>{useAuthState((state) => `${state.status}: ${state.error?.code ?? 'none'}`)}</p>;
+    }
+    const { rerender } = render(
+      <MockAuthProvider state="authenticated">
+        <Status />
+      </MockAuthProvider>,
+    );
+    rerender(
+      <MockAuthProvider state="error">
+        <Status />
+      </MockAuthProvider>,
+    );
+    expect(screen.getByText('error: provider_error')).toBeDefined();
+  });
+
   test('getAuthHeaders: Bearer, or DPoP with a stand-in proof (no crypto); null when signed out', async () => {
     const bearer = createMockAuthClient({ state: 'authenticated' });
     const token = bearer.getSnapshot().user?.access_token;

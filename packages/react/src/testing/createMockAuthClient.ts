@@ -36,7 +36,7 @@ export interface MockAuthOptions {
   state?: AuthStatus;
   /** The signed-in user; default `createTestUser()` when `state` is `authenticated`. */
   user?: User | null;
-  /** The error to report; default a cancelled sign-in when `state` is `error`. */
+  /** The error to report; in the `error` state, a cancelled sign-in unless another is given. */
   error?: AuthError | null;
   /** Why the session ended, while `unauthenticated` (`signOut()` sets `user`). */
   signOutReason?: SignOutReason | null;
@@ -100,7 +100,8 @@ function snapshotOf(
   return Object.freeze({
     status: state,
     user: state === 'authenticated' ? user : null,
-    error,
+    // As in the real client: the error state always carries its error.
+    error: error ?? (state === 'error' ? defaultError() : null),
     signOutReason: state === 'unauthenticated' ? signOutReason : null,
   });
 }
@@ -135,7 +136,7 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
   let snapshot = snapshotOf(
     initialState,
     options.user ?? (initialState === 'authenticated' ? createTestUser() : null),
-    options.error ?? (initialState === 'error' ? defaultError() : null),
+    options.error ?? null,
     options.signOutReason,
   );
   const listeners = new Set<() => void>();
