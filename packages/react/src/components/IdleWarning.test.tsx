@@ -105,6 +105,13 @@ describe('IdleWarning', () => {
     expect(auth.signOut.calls).toHaveLength(1);
   });
 
+  test('"Sign out" closes it: signed out, nobody is idle', async () => {
+    const auth = page(30_000);
+    await userEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    expect(auth.getSnapshot().status).toBe('unauthenticated');
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+
   test('every text can be replaced', () => {
     const auth = createMockAuthClient({ user: createTestUser(), idleWarning: 30_000 });
     render(

@@ -209,4 +209,16 @@ describe('createMockAuthClient, as the real client', () => {
     expired.dismissError();
     expect(expired.getSnapshot()).toMatchObject({ error: null, signOutReason: 'expired' });
   });
+
+  test('the idle warning shows only while signed in, and ends with the session', () => {
+    const auth = createMockAuthClient({ user: createTestUser(), idleWarning: 30_000 });
+    let heard = 0;
+    auth.idle.subscribe(() => (heard += 1));
+    expect(auth.idle.getSnapshot().status).toBe('warning');
+    auth.set({ state: 'unauthenticated' });
+    expect(auth.idle.getSnapshot()).toEqual({ status: 'active', deadline: null });
+    expect(heard).toBe(1);
+    auth.setIdleWarning(30_000);
+    expect(auth.idle.getSnapshot()).toEqual({ status: 'active', deadline: null });
+  });
 });

@@ -46,7 +46,10 @@ export interface MockAuthOptions {
   fetch?: typeof fetch;
   /** Origins the mock's fetch sends the token to. Default: the page's origin. */
   apiOrigins?: readonly string[];
-  /** Shows idle sign-out's warning, this many milliseconds before the end (for `useIdle`). */
+  /**
+   * Shows idle sign-out's warning, this many milliseconds before the end (for `useIdle`); only to
+   * a signed-in user.
+   */
   idleWarning?: number;
 }
 
@@ -70,7 +73,10 @@ export interface MockAuthClient extends AuthContextValue {
   readonly dismissError: Spy<[], void>;
   /** `idle.stay`: ends the warning, as in the real client. */
   readonly stayActive: Spy<[], void>;
-  /** Shows idle sign-out's warning, `remaining` ms before the end, or (null) ends it. */
+  /**
+   * Shows idle sign-out's warning, `remaining` ms before the end, or (null) ends it. Only while
+   * `authenticated`, as in the real client; the warning also ends with the session.
+   */
   setIdleWarning(remaining: number | null): void;
   /**
    * Moves the mock to another state, as the real client would; what is left out stays as it is.
@@ -106,6 +112,8 @@ function snapshotOf(
   });
 }
 
+const inactiveIdle: IdleSnapshot = { status: 'active', deadline: null };
+
 function defaultError(): AuthError {
   return new AuthError('provider_error', 'The identity provider answered access_denied.', {
     providerError: 'access_denied',
@@ -140,6 +148,8 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
     options.signOutReason,
   );
   const listeners = new Set<() => void>();
+  let idleSnapshot: IdleSnapshot = inactiveIdle;
+  const idleListeners = new Set<() => void>();
 
   const set: MockAuthClient['set'] = (next) => {
     const status = next.state ?? snapshot.status;
@@ -160,16 +170,18 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
       return;
     }
     snapshot = following;
+    // As the real idle clock: with nobody signed in, nobody is idle.
+    const idleEnds = snapshot.status !== 'authenticated' && idleSnapshot !== inactiveIdle;
+    if (idleEnds) idleSnapshot = inactiveIdle;
     for (const listener of [...listeners]) listener();
+    if (idleEnds) for (const listener of [...idleListeners]) listener();
   };
 
   const getAccessToken = spy(async () => snapshot.user?.access_token ?? null);
-  let idleSnapshot: IdleSnapshot = { status: 'active', deadline: null };
-  const idleListeners = new Set<() => void>();
   const setIdleWarning = (remaining: number | null) => {
     idleSnapshot =
-      remaining === null
-        ? { status: 'active', deadline: null }
+      remaining === null || snapshot.status !== 'authenticated'
+        ? inactiveIdle
         : { status: 'warning', deadline: Date.now() + remaining };
     for (const listener of [...idleListeners]) listener();
   };
