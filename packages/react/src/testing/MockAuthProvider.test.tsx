@@ -171,6 +171,20 @@ describe('MockAuthProvider', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(seen).toEqual([`Bearer ${auth.getSnapshot().user?.access_token}`, null]);
   });
+
+  test('its fetch reads apiOrigins as the real config does (a trailing slash is the same origin)', async () => {
+    const seen: (string | null)[] = [];
+    const auth = createMockAuthClient({
+      user: createTestUser(),
+      apiOrigins: ['https://api.example.com/'],
+      fetch: async (input) => {
+        seen.push(new Request(input).headers.get('Authorization'));
+        return new Response('{}');
+      },
+    });
+    await auth.fetch('https://api.example.com/me');
+    expect(seen).toEqual([`Bearer ${auth.getSnapshot().user?.access_token}`]);
+  });
 });
 
 describe('createMockAuthClient, as the real client', () => {

@@ -222,7 +222,9 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
           return send(request);
         },
       },
-      options.apiOrigins ?? (origin === undefined ? [] : [origin]),
+      // Origins, as the real config gives them ('https://api.example.com/' is that origin).
+      options.apiOrigins?.map((entry) => new URL(entry).origin) ??
+        (origin === undefined ? [] : [origin]),
       options.fetch,
     ),
     idle: {
