@@ -2,6 +2,7 @@ import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
 import { createHarness } from '../../test/support/harness';
+import { SignInButton } from '../components/SignInButton';
 import { AuthError } from '../core/errors';
 import { useAuth } from '../hooks/useAuth';
 import { useAuthFetch } from '../hooks/useAuthFetch';
@@ -62,6 +63,17 @@ describe('MockAuthProvider', () => {
       </MockAuthProvider>,
     );
     expect(screen.getByText('expired')).toBeDefined();
+  });
+
+  test("createMockAuthClient's example, as written in its documentation", async () => {
+    const auth = createMockAuthClient({ state: 'unauthenticated' });
+    render(
+      <MockAuthProvider client={auth}>
+        <SignInButton returnTo="/orders" />
+      </MockAuthProvider>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(auth.signIn.calls).toEqual([[{ returnTo: '/orders' }]]);
   });
 
   test('records actions on spies and moves the state as the real client would', async () => {

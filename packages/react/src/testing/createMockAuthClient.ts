@@ -135,9 +135,9 @@ function rolesClaim(user: User): string[] {
  *
  * @example
  * const auth = createMockAuthClient({ state: 'unauthenticated' });
- * render(<MockAuthProvider client={auth}><Header /></MockAuthProvider>);
- * await user.click(screen.getByRole('button', { name: 'Sign in' }));
- * expect(auth.signIn.calls).toEqual([[{ returnTo: '/' }]]);
+ * render(<MockAuthProvider client={auth}><SignInButton returnTo="/orders" /></MockAuthProvider>);
+ * await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+ * expect(auth.signIn.calls).toEqual([[{ returnTo: '/orders' }]]);
  */
 export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthClient {
   const initialState = options.state ?? (options.user ? 'authenticated' : 'unauthenticated');
