@@ -26,7 +26,8 @@ export const AuthActionButton = /* @__PURE__ */ forwardRef<
   const busy = running || pending;
 
   const handleClick = composeEventHandlers(onClick, (_event: MouseEvent<HTMLButtonElement>) => {
-    if (busy) return;
+    // With asChild the element is only aria-disabled: the click still arrives.
+    if (busy || disabled === true) return;
     setRunning(true);
     void action().finally(() => setRunning(false));
   });

@@ -97,4 +97,20 @@ describe('SignInButton', () => {
     expect(auth.signIn.calls).toEqual([[{ returnTo: '/x', popup: undefined }]]);
     expect(link.getAttribute('aria-busy')).toBe('true');
   });
+
+  test('disabled, as a button or with asChild, does not sign in', async () => {
+    const auth = renderButton(
+      <>
+        <SignInButton disabled />
+        <SignInButton asChild disabled>
+          <a href="#sign-in">Log in</a>
+        </SignInButton>
+      </>,
+    );
+    const link = screen.getByRole('link', { name: 'Log in' });
+    expect(link.getAttribute('aria-disabled')).toBe('true');
+    await userEvent.click(link);
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(auth.signIn.calls).toEqual([]);
+  });
 });
