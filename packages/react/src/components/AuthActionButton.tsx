@@ -1,5 +1,6 @@
 import { forwardRef, useState } from 'react';
 import type { ButtonHTMLAttributes, MouseEvent, ReactNode } from 'react';
+import { reportRejection } from '../reportRejection';
 import { Slot } from './Slot';
 import { composeEventHandlers } from './composeEventHandlers';
 
@@ -29,7 +30,7 @@ export const AuthActionButton = /* @__PURE__ */ forwardRef<
     // With asChild the element is only aria-disabled: the click still arrives.
     if (busy || disabled === true) return;
     setRunning(true);
-    void action().finally(() => setRunning(false));
+    void reportRejection(action()).then(() => setRunning(false));
   });
 
   const shared = { ...props, 'aria-busy': busy || undefined, onClick: handleClick };

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef } from 'react';
 import type { CSSProperties, ReactNode } from 'react';
 import { useAuthActions } from '../hooks/useAuthActions';
 import { useIdle } from '../hooks/useIdle';
+import { reportRejection } from '../reportRejection';
 
 /** Props of {@link IdleWarning}: every text replaceable; `className` replaces the default look. */
 export interface IdleWarningProps {
@@ -143,7 +144,11 @@ function IdleDialog({
         <button ref={stayButton} type="button" className={stayClassName} onClick={stay}>
           {stayLabel}
         </button>{' '}
-        <button type="button" className={signOutClassName} onClick={() => void signOut()}>
+        <button
+          type="button"
+          className={signOutClassName}
+          onClick={() => void reportRejection(signOut())}
+        >
           {signOutLabel}
         </button>
       </div>
