@@ -65,7 +65,10 @@ const defaultText = (time: string) => `For your security, you will be signed out
  */
 export function IdleWarning(props: IdleWarningProps): ReactNode {
   const { status, remaining, stay } = useIdle();
-  return status === 'warning' ? <IdleDialog {...props} remaining={remaining} stay={stay} /> : null;
+  // Shown once the time left is known: not in the server's HTML, nor in the hydration pass.
+  return status === 'warning' && remaining !== Infinity ? (
+    <IdleDialog {...props} remaining={remaining} stay={stay} />
+  ) : null;
 }
 
 function IdleDialog({
