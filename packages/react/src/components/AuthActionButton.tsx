@@ -28,7 +28,7 @@ export const AuthActionButton = /* @__PURE__ */ forwardRef<
 
   const handleClick = composeEventHandlers(onClick, (_event: MouseEvent<HTMLButtonElement>) => {
     // With asChild the element is only aria-disabled: the click still arrives.
-    if (busy || disabled === true) return;
+    if (busy || disabled) return;
     setRunning(true);
     void reportRejection(action()).then(() => setRunning(false));
   });

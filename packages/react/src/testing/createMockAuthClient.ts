@@ -170,11 +170,9 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
       return;
     }
     snapshot = following;
-    // As the real idle clock: with nobody signed in, nobody is idle.
-    const idleEnds = snapshot.status !== 'authenticated' && idleSnapshot !== inactiveIdle;
-    if (idleEnds) idleSnapshot = inactiveIdle;
     for (const listener of [...listeners]) listener();
-    if (idleEnds) for (const listener of [...idleListeners]) listener();
+    // As the real idle clock: with nobody signed in, nobody is idle.
+    if (status !== 'authenticated' && idleSnapshot !== inactiveIdle) setIdleWarning(null);
   };
 
   const getAccessToken = spy(async () => snapshot.user?.access_token ?? null);
