@@ -1,5 +1,6 @@
 import { forwardRef, useState } from 'react';
 import type { ButtonHTMLAttributes, MouseEvent, ReactNode } from 'react';
+import { reportRejection } from '../reportRejection';
 import { Slot } from './Slot';
 import { composeEventHandlers } from './composeEventHandlers';
 
@@ -26,9 +27,10 @@ export const AuthActionButton = /* @__PURE__ */ forwardRef<
   const busy = running || pending;
 
   const handleClick = composeEventHandlers(onClick, (_event: MouseEvent<HTMLButtonElement>) => {
-    if (busy) return;
+    // With asChild the element is only aria-disabled: the click still arrives.
+    if (busy || disabled) return;
     setRunning(true);
-    void action().finally(() => setRunning(false));
+    void reportRejection(action()).then(() => setRunning(false));
   });
 
   const shared = { ...props, 'aria-busy': busy || undefined, onClick: handleClick };

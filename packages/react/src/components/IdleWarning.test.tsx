@@ -1,6 +1,8 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
+import { unhandledRejectionsDuring } from '../../test/support/unhandledRejections';
+import { AuthContext } from '../authContext';
 import { MockAuthProvider, createMockAuthClient, createTestUser } from '../testing';
 import { IdleWarning } from './IdleWarning';
 
@@ -103,6 +105,29 @@ describe('IdleWarning', () => {
     act(() => auth.setIdleWarning(60_000));
     await userEvent.click(screen.getByRole('button', { name: 'Sign out' }));
     expect(auth.signOut.calls).toHaveLength(1);
+  });
+
+  test('"Sign out" closes it: signed out, nobody is idle', async () => {
+    const auth = page(30_000);
+    await userEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    expect(auth.getSnapshot().status).toBe('unauthenticated');
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+
+  test('a client whose signOut() rejects: "Sign out" logs it in development, never unhandled', async () => {
+    const failure = new Error('The sign-out service is down.');
+    const auth = createMockAuthClient({ user: createTestUser(), idleWarning: 30_000 });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const leaked = await unhandledRejectionsDuring(async () => {
+      render(
+        <AuthContext.Provider value={{ ...auth, signOut: () => Promise.reject(failure) }}>
+          <IdleWarning />
+        </AuthContext.Provider>,
+      );
+      await userEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    });
+    expect(leaked).toEqual([]);
+    expect(logged).toHaveBeenCalledWith(failure);
   });
 
   test('every text can be replaced', () => {

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef } from 'react';
 import type { CSSProperties, ReactNode } from 'react';
 import { useAuthActions } from '../hooks/useAuthActions';
 import { useIdle } from '../hooks/useIdle';
+import { reportRejection } from '../reportRejection';
 
 /** Props of {@link IdleWarning}: every text replaceable; `className` replaces the default look. */
 export interface IdleWarningProps {
@@ -64,7 +65,10 @@ const defaultText = (time: string) => `For your security, you will be signed out
  */
 export function IdleWarning(props: IdleWarningProps): ReactNode {
   const { status, remaining, stay } = useIdle();
-  return status === 'warning' ? <IdleDialog {...props} remaining={remaining} stay={stay} /> : null;
+  // Shown once the time left is known: not in the server's HTML, nor in the hydration pass.
+  return status === 'warning' && remaining !== Infinity ? (
+    <IdleDialog {...props} remaining={remaining} stay={stay} />
+  ) : null;
 }
 
 function IdleDialog({
@@ -143,7 +147,11 @@ function IdleDialog({
         <button ref={stayButton} type="button" className={stayClassName} onClick={stay}>
           {stayLabel}
         </button>{' '}
-        <button type="button" className={signOutClassName} onClick={() => void signOut()}>
+        <button
+          type="button"
+          className={signOutClassName}
+          onClick={() => void reportRejection(signOut())}
+        >
           {signOutLabel}
         </button>
       </div>

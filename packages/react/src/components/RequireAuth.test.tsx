@@ -1,6 +1,8 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, test, vi } from 'vitest';
+import { unhandledRejectionsDuring } from '../../test/support/unhandledRejections';
+import { AuthContext } from '../authContext';
 import { AuthError } from '../core/errors';
 import { writeGuardAttempt } from '../core/guardAttempts';
 import { MockAuthProvider, createMockAuthClient, createTestUser } from '../testing';
@@ -144,6 +146,45 @@ describe('RequireAuth', () => {
     guard(auth, { silent: true });
     expect(auth.signIn.calls).toHaveLength(2);
     expect(screen.getByRole('button', { name: 'Try again' })).toBeDefined();
+  });
+
+  test('an expired session stays without a redirect once its error is dismissed', async () => {
+    const auth = createMockAuthClient({
+      state: 'unauthenticated',
+      signOutReason: 'expired',
+      error: new AuthError('session_expired', 'The session ended at the provider.'),
+    });
+    guard(auth);
+    act(() => auth.dismissError());
+    await act(async () => undefined);
+    expect(auth.signIn.calls).toEqual([]);
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeDefined();
+  });
+
+  test('a client whose signIn() rejects: neither the redirect nor "Try again" leaves it unhandled', async () => {
+    const failure = new Error('The sign-in service is down.');
+    const signedOut = { ...createMockAuthClient(), signIn: () => Promise.reject(failure) };
+    const failed = {
+      ...createMockAuthClient({ state: 'error', error: cancelled }),
+      signIn: () => Promise.reject(failure),
+    };
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const leaked = await unhandledRejectionsDuring(async () => {
+      render(
+        <AuthContext.Provider value={signedOut}>
+          <RequireAuth>Secret report</RequireAuth>
+        </AuthContext.Provider>,
+      );
+      await act(async () => undefined);
+      render(
+        <AuthContext.Provider value={failed}>
+          <RequireAuth>Secret report</RequireAuth>
+        </AuthContext.Provider>,
+      );
+      await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    });
+    expect(leaked).toEqual([]);
+    expect(logged.mock.calls).toEqual([[failure], [failure]]);
   });
 
   test('signing in clears the attempt, so a later expiry redirects again', () => {

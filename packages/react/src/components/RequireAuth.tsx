@@ -8,6 +8,7 @@ import { sessionOverErrors } from '../core/sessionOverErrors';
 import { readGuardAttempt, writeGuardAttempt } from '../core/guardAttempts';
 import { currentPath } from '../core/returnTo';
 import { useAuthClient } from '../hooks/useAuthClient';
+import { reportRejection } from '../reportRejection';
 import { useSelectedAuthState } from '../hooks/useSelectedAuthState';
 import { AuthErrorMessage } from './AuthErrorMessage';
 import { AuthForbidden } from './AuthForbidden';
@@ -111,12 +112,14 @@ export function RequireAuth({
     if (!redirect || started.current === key) return;
     started.current = key;
     writeGuardAttempt({ returnTo: target, silent: !interactive });
-    void client.signIn({ returnTo: target, prompt: interactive ? undefined : 'none' });
+    void reportRejection(
+      client.signIn({ returnTo: target, prompt: interactive ? undefined : 'none' }),
+    );
   }, [redirect, interactive, target, client]);
 
   const retry = () => {
     writeGuardAttempt({ returnTo: target, silent: false });
-    void client.signIn({ returnTo: target });
+    void reportRejection(client.signIn({ returnTo: target }));
   };
 
   if (access === 'allowed') return children;

@@ -1,7 +1,9 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createRef } from 'react';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
+import { unhandledRejectionsDuring } from '../../test/support/unhandledRejections';
+import { AuthContext } from '../authContext';
 import { MockAuthProvider, createMockAuthClient } from '../testing';
 import { SignInButton } from './SignInButton';
 
@@ -96,5 +98,39 @@ describe('SignInButton', () => {
     expect(order).toEqual(['link']);
     expect(auth.signIn.calls).toEqual([[{ returnTo: '/x', popup: undefined }]]);
     expect(link.getAttribute('aria-busy')).toBe('true');
+  });
+
+  test('disabled, as a button or with asChild, does not sign in', async () => {
+    const auth = renderButton(
+      <>
+        <SignInButton disabled />
+        <SignInButton asChild disabled>
+          <a href="#sign-in">Log in</a>
+        </SignInButton>
+      </>,
+    );
+    const link = screen.getByRole('link', { name: 'Log in' });
+    expect(link.getAttribute('aria-disabled')).toBe('true');
+    await userEvent.click(link);
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(auth.signIn.calls).toEqual([]);
+  });
+
+  test('a client whose signIn() rejects: the failure is logged in development, never unhandled, and the button is usable again', async () => {
+    const failure = new Error('The sign-in service is down.');
+    const client = { ...createMockAuthClient(), signIn: () => Promise.reject(failure) };
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const leaked = await unhandledRejectionsDuring(async () => {
+      render(
+        <AuthContext.Provider value={client}>
+          <SignInButton />
+        </AuthContext.Provider>,
+      );
+      await userEvent.click(screen.getByRole('button'));
+      await act(async () => undefined);
+    });
+    expect(leaked).toEqual([]);
+    expect(logged).toHaveBeenCalledWith(failure);
+    expect((screen.getByRole('button') as HTMLButtonElement).disabled).toBe(false);
   });
 });

@@ -8,7 +8,8 @@ export interface IdleState {
   status: 'active' | 'warning';
   /**
    * During the warning, milliseconds until the sign-out (to the second). `Infinity` otherwise:
-   * while active, the end moves with every input.
+   * while active, the end moves with every input; and while the clock is not known yet (server
+   * render, hydration).
    */
   remaining: number;
   /** Keeps the session, in every tab, and closes the warning everywhere. */
@@ -35,7 +36,8 @@ export function useIdle(): IdleState {
   const now = useSecondClock(ticking) * 1000;
   return {
     status,
-    remaining: ticking && deadline !== null ? Math.max(0, deadline - now) : Infinity,
+    // The server's clock is 0 (server render and hydration): no countdown from 1970.
+    remaining: ticking && deadline !== null && now !== 0 ? Math.max(0, deadline - now) : Infinity,
     stay: idle.stay,
   };
 }

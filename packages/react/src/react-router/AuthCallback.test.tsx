@@ -1,7 +1,9 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { unhandledRejectionsDuring } from '../../test/support/unhandledRejections';
+import { AuthContext } from '../authContext';
 import { MockAuthProvider, createMockAuthClient, createTestUser } from '../testing';
 import { AuthCallback } from './AuthCallback';
 
@@ -43,6 +45,24 @@ describe('AuthCallback', () => {
     expect(screen.getByText('Sign-in was cancelled.')).toBeDefined();
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(auth.signIn.calls).toEqual([[{ returnTo: '/start' }]]);
+  });
+
+  test('a client whose signIn() rejects: "Try again" logs it in development, never unhandled', async () => {
+    const failure = new Error('The sign-in service is down.');
+    const auth = createMockAuthClient({ state: 'error' });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const leaked = await unhandledRejectionsDuring(async () => {
+      render(
+        <AuthContext.Provider value={{ ...auth, signIn: () => Promise.reject(failure) }}>
+          <MemoryRouter>
+            <AuthCallback />
+          </MemoryRouter>
+        </AuthContext.Provider>,
+      );
+      await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    });
+    expect(leaked).toEqual([]);
+    expect(logged).toHaveBeenCalledWith(failure);
   });
 
   test.each([

@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { AuthErrorMessage, AuthPending, useAuth } from '@oidc-kit/react';
+// Bundled into this entry: a few lines, not worth a public export.
+import { reportRejection } from '../reportRejection';
 
 /** Props of {@link AuthCallback}. */
 export interface AuthCallbackProps {
@@ -38,7 +40,12 @@ export function AuthCallback({
     return fallback;
   }
   if (status === 'error' && error !== null) {
-    return <AuthErrorMessage error={error} retry={() => void signIn({ returnTo: home })} />;
+    return (
+      <AuthErrorMessage
+        error={error}
+        retry={() => void reportRejection(signIn({ returnTo: home }))}
+      />
+    );
   }
   if (status === 'authenticated' || status === 'unauthenticated') {
     return (

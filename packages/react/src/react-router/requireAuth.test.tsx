@@ -7,11 +7,14 @@ import {
   useRouteError,
 } from 'react-router';
 import { beforeEach, describe, expect, test } from 'vitest';
+import { createHarness } from '../../test/support/harness';
+import { AuthProvider } from '../AuthProvider';
 import { AuthError } from '../core/errors';
 import { writeGuardAttempt } from '../core/guardAttempts';
 import { MockAuthProvider, createMockAuthClient, createTestUser } from '../testing';
 import type { MockAuthClient } from '../testing';
 import { requireAuth } from './requireAuth';
+import type { LoaderAuthClient } from './requireAuth';
 
 beforeEach(() => {
   sessionStorage.clear();
@@ -35,8 +38,8 @@ function Failure() {
   return <p role="alert">unexpected</p>;
 }
 
-function renderRouter(auth: MockAuthClient) {
-  const router = createMemoryRouter(
+function createRouter(auth: LoaderAuthClient) {
+  return createMemoryRouter(
     [
       { path: '/', element: <p>Home</p> },
       {
@@ -48,6 +51,10 @@ function renderRouter(auth: MockAuthClient) {
     ],
     { initialEntries: ['/admin?tab=users'] },
   );
+}
+
+function renderRouter(auth: MockAuthClient) {
+  const router = createRouter(auth);
   render(
     <MockAuthProvider client={auth}>
       <RouterProvider router={router} />
@@ -145,5 +152,22 @@ describe('requireAuth loader guard (React Router data router, in memory)', () =>
     renderRouter(auth);
     expect((await screen.findByRole('alert')).textContent).toBe('401 provider_error');
     expect(auth.signIn.calls).toEqual([]);
+  });
+
+  test('a sign-in that fails before the page leaves (provider unreachable) throws a 401 with its code', async () => {
+    // The real client's signIn() resolves either way: the failure is in the snapshot.
+    const harness = createHarness({ unreachable: true });
+    try {
+      const client = harness.createClient();
+      render(
+        <AuthProvider client={client}>
+          <RouterProvider router={createRouter(client)} />
+        </AuthProvider>,
+      );
+      expect((await screen.findByRole('alert')).textContent).toBe('401 network');
+      expect(harness.redirects).toEqual([]);
+    } finally {
+      harness.dispose();
+    }
   });
 });

@@ -4,6 +4,7 @@ import { checkAccess, describeSignInError } from '@oidc-kit/react';
 import type {
   AccessRequirements,
   AuthContextValue,
+  AuthError,
   AuthErrorCode,
   AuthSnapshot,
 } from '@oidc-kit/react';
@@ -25,6 +26,14 @@ export interface AuthGuardFailure {
   code: 'forbidden' | 'sign_in_needed' | AuthErrorCode;
   /** A sentence for the user. */
   message: string;
+}
+
+/** The 401 response for a failed sign-in, with its code. */
+function signInFailed(error: AuthError) {
+  return data<AuthGuardFailure>(
+    { code: error.code, message: describeSignInError(error) },
+    { status: 401 },
+  );
 }
 
 /** The client a loader guard needs: the one given to `<AuthProvider client={...}>`. */
@@ -90,12 +99,7 @@ export function requireAuth(
     }
     // A failed sign-in is shown, not retried; an ended session (expired, signed out elsewhere)
     // simply needs a new sign-in.
-    if (snapshot.status === 'error' && snapshot.error !== null) {
-      throw data<AuthGuardFailure>(
-        { code: snapshot.error.code, message: describeSignInError(snapshot.error) },
-        { status: 401 },
-      );
-    }
+    if (snapshot.status === 'error' && snapshot.error !== null) throw signInFailed(snapshot.error);
     // Tried once for this path, or the session ended in this page (signed out, elsewhere, idle,
     // expired): a redirect now could sign the user straight back in with the provider's session.
     if (snapshot.signOutReason !== null || readGuardAttempt(returnTo) !== null) {
@@ -106,6 +110,10 @@ export function requireAuth(
     }
     writeGuardAttempt({ returnTo, silent: false });
     await client.signIn({ returnTo });
+    // signIn() resolves when it fails before the page leaves (provider unreachable): the error is
+    // in the snapshot, and the navigation must settle on it.
+    const after = client.getSnapshot();
+    if (after.status === 'error' && after.error !== null) throw signInFailed(after.error);
     // The page is leaving for the provider; keep the navigation pending until it does.
     return new Promise<never>(() => undefined);
   };

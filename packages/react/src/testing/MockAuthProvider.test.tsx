@@ -1,8 +1,12 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
+import { createHarness } from '../../test/support/harness';
+import { SignInButton } from '../components/SignInButton';
+import { AuthError } from '../core/errors';
 import { useAuth } from '../hooks/useAuth';
 import { useAuthFetch } from '../hooks/useAuthFetch';
+import { useAuthState } from '../hooks/useAuthState';
 import { MockAuthProvider } from './MockAuthProvider';
 import { createMockAuthClient } from './createMockAuthClient';
 import { createTestUser } from './createTestUser';
@@ -42,6 +46,36 @@ describe('MockAuthProvider', () => {
     expect(screen.getByText('Alice Liddell')).toBeDefined();
   });
 
+  test('keeps the signOutReason prop after mount, and follows it when it changes', async () => {
+    function Reason() {
+      return <p>{String(useAuthState((state) => state.signOutReason))}</p>;
+    }
+    const { rerender } = render(
+      <MockAuthProvider state="unauthenticated" signOutReason="idle">
+        <Reason />
+      </MockAuthProvider>,
+    );
+    await act(async () => undefined);
+    expect(screen.getByText('idle')).toBeDefined();
+    rerender(
+      <MockAuthProvider state="unauthenticated" signOutReason="expired">
+        <Reason />
+      </MockAuthProvider>,
+    );
+    expect(screen.getByText('expired')).toBeDefined();
+  });
+
+  test("createMockAuthClient's example, as written in its documentation", async () => {
+    const auth = createMockAuthClient({ state: 'unauthenticated' });
+    render(
+      <MockAuthProvider client={auth}>
+        <SignInButton returnTo="/orders" />
+      </MockAuthProvider>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(auth.signIn.calls).toEqual([[{ returnTo: '/orders' }]]);
+  });
+
   test('records actions on spies and moves the state as the real client would', async () => {
     const auth = createMockAuthClient({ state: 'unauthenticated' });
     render(
@@ -66,6 +100,28 @@ describe('MockAuthProvider', () => {
     const error = createMockAuthClient({ state: 'error' }).getSnapshot().error;
     expect(error?.code).toBe('provider_error');
     expect(error?.providerError).toBe('access_denied');
+  });
+
+  test('the error state always has an error: the default one unless another is given', () => {
+    const auth = createMockAuthClient({ state: 'authenticated' });
+    auth.set({ state: 'error' });
+    expect(auth.getSnapshot().error?.providerError).toBe('access_denied');
+    auth.set({ state: 'error', error: null });
+    expect(auth.getSnapshot().error).not.toBeNull();
+    function Status() {
+      return <p>{useAuthState((state) => `${state.status}: ${state.error?.code ?? 'none'}`)}</p>;
+    }
+    const { rerender } = render(
+      <MockAuthProvider state="authenticated">
+        <Status />
+      </MockAuthProvider>,
+    );
+    rerender(
+      <MockAuthProvider state="error">
+        <Status />
+      </MockAuthProvider>,
+    );
+    expect(screen.getByText('error: provider_error')).toBeDefined();
   });
 
   test('getAuthHeaders: Bearer, or DPoP with a stand-in proof (no crypto); null when signed out', async () => {
@@ -126,5 +182,69 @@ describe('MockAuthProvider', () => {
     await userEvent.click(screen.getByRole('button'));
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(seen).toEqual([`Bearer ${auth.getSnapshot().user?.access_token}`, null]);
+  });
+
+  test('its fetch reads apiOrigins as the real config does (a trailing slash is the same origin)', async () => {
+    const seen: (string | null)[] = [];
+    const auth = createMockAuthClient({
+      user: createTestUser(),
+      apiOrigins: ['https://api.example.com/'],
+      fetch: async (input) => {
+        seen.push(new Request(input).headers.get('Authorization'));
+        return new Response('{}');
+      },
+    });
+    await auth.fetch('https://api.example.com/me');
+    expect(seen).toEqual([`Bearer ${auth.getSnapshot().user?.access_token}`]);
+  });
+});
+
+describe('createMockAuthClient, as the real client', () => {
+  test('set() keeps what it is not given, the sign-out reason too', () => {
+    const auth = createMockAuthClient({ state: 'unauthenticated', signOutReason: 'elsewhere' });
+    const expired = new AuthError('session_expired', 'The session ended at the provider.');
+    auth.set({ error: expired });
+    expect(auth.getSnapshot()).toMatchObject({ error: expired, signOutReason: 'elsewhere' });
+    // A reason belongs to the signed-out state only.
+    auth.set({ state: 'signing-in' });
+    auth.set({ state: 'unauthenticated' });
+    expect(auth.getSnapshot().signOutReason).toBeNull();
+  });
+
+  test('dismissError() keeps the sign-out reason, and the same snapshot when there is no error', async () => {
+    const harness = createHarness();
+    try {
+      const real = harness.createClient();
+      await real.start();
+      await real.signOut({ redirect: false });
+      const mock = createMockAuthClient({ state: 'unauthenticated', signOutReason: 'user' });
+      for (const client of [real, mock]) {
+        const before = client.getSnapshot();
+        client.dismissError();
+        expect(client.getSnapshot()).toBe(before);
+        expect(client.getSnapshot().signOutReason).toBe('user');
+      }
+    } finally {
+      harness.dispose();
+    }
+    const expired = createMockAuthClient({
+      state: 'unauthenticated',
+      signOutReason: 'expired',
+      error: new AuthError('session_expired', 'The session ended at the provider.'),
+    });
+    expired.dismissError();
+    expect(expired.getSnapshot()).toMatchObject({ error: null, signOutReason: 'expired' });
+  });
+
+  test('the idle warning shows only while signed in, and ends with the session', () => {
+    const auth = createMockAuthClient({ user: createTestUser(), idleWarning: 30_000 });
+    let heard = 0;
+    auth.idle.subscribe(() => (heard += 1));
+    expect(auth.idle.getSnapshot().status).toBe('warning');
+    auth.set({ state: 'unauthenticated' });
+    expect(auth.idle.getSnapshot()).toEqual({ status: 'active', deadline: null });
+    expect(heard).toBe(1);
+    auth.setIdleWarning(30_000);
+    expect(auth.idle.getSnapshot()).toEqual({ status: 'active', deadline: null });
   });
 });

@@ -29,7 +29,7 @@ export function MockAuthProvider({
 }: MockAuthProviderProps): ReactNode {
   const [own] = useState(() => client ?? createMockAuthClient(options));
   const active = client ?? own;
-  const { state, user, error } = options;
+  const { state, user, error, signOutReason } = options;
   useEffect(() => {
     // As `AuthProvider` does: a test can check that its component runs under a started client.
     void active.start();
@@ -38,10 +38,13 @@ export function MockAuthProvider({
   useEffect(() => {
     if (
       client === undefined &&
-      (state !== undefined || user !== undefined || error !== undefined)
+      (state !== undefined ||
+        user !== undefined ||
+        error !== undefined ||
+        signOutReason !== undefined)
     ) {
-      own.set({ state, user, error });
+      own.set({ state, user, error, signOutReason });
     }
-  }, [client, own, state, user, error]);
+  }, [client, own, state, user, error, signOutReason]);
   return <AuthContext.Provider value={active}>{children}</AuthContext.Provider>;
 }

@@ -36,7 +36,7 @@ export interface MockAuthOptions {
   state?: AuthStatus;
   /** The signed-in user; default `createTestUser()` when `state` is `authenticated`. */
   user?: User | null;
-  /** The error to report; default a cancelled sign-in when `state` is `error`. */
+  /** The error to report; in the `error` state, a cancelled sign-in unless another is given. */
   error?: AuthError | null;
   /** Why the session ended, while `unauthenticated` (`signOut()` sets `user`). */
   signOutReason?: SignOutReason | null;
@@ -46,7 +46,10 @@ export interface MockAuthOptions {
   fetch?: typeof fetch;
   /** Origins the mock's fetch sends the token to. Default: the page's origin. */
   apiOrigins?: readonly string[];
-  /** Shows idle sign-out's warning, this many milliseconds before the end (for `useIdle`). */
+  /**
+   * Shows idle sign-out's warning, this many milliseconds before the end (for `useIdle`); only to
+   * a signed-in user.
+   */
   idleWarning?: number;
 }
 
@@ -70,9 +73,15 @@ export interface MockAuthClient extends AuthContextValue {
   readonly dismissError: Spy<[], void>;
   /** `idle.stay`: ends the warning, as in the real client. */
   readonly stayActive: Spy<[], void>;
-  /** Shows idle sign-out's warning, `remaining` ms before the end, or (null) ends it. */
+  /**
+   * Shows idle sign-out's warning, `remaining` ms before the end, or (null) ends it. Only while
+   * `authenticated`, as in the real client; the warning also ends with the session.
+   */
   setIdleWarning(remaining: number | null): void;
-  /** Moves the mock to another state, as the real client would; subscribers re-render. */
+  /**
+   * Moves the mock to another state, as the real client would; what is left out stays as it is.
+   * Subscribers re-render when something changed.
+   */
   set(next: {
     state?: AuthStatus;
     user?: User | null;
@@ -97,10 +106,13 @@ function snapshotOf(
   return Object.freeze({
     status: state,
     user: state === 'authenticated' ? user : null,
-    error,
+    // As in the real client: the error state always carries its error.
+    error: error ?? (state === 'error' ? defaultError() : null),
     signOutReason: state === 'unauthenticated' ? signOutReason : null,
   });
 }
+
+const inactiveIdle: IdleSnapshot = { status: 'active', deadline: null };
 
 function defaultError(): AuthError {
   return new AuthError('provider_error', 'The identity provider answered access_denied.', {
@@ -123,19 +135,21 @@ function rolesClaim(user: User): string[] {
  *
  * @example
  * const auth = createMockAuthClient({ state: 'unauthenticated' });
- * render(<MockAuthProvider client={auth}><Header /></MockAuthProvider>);
- * await user.click(screen.getByRole('button', { name: 'Sign in' }));
- * expect(auth.signIn.calls).toEqual([[{ returnTo: '/' }]]);
+ * render(<MockAuthProvider client={auth}><SignInButton returnTo="/orders" /></MockAuthProvider>);
+ * await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+ * expect(auth.signIn.calls).toEqual([[{ returnTo: '/orders' }]]);
  */
 export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthClient {
   const initialState = options.state ?? (options.user ? 'authenticated' : 'unauthenticated');
   let snapshot = snapshotOf(
     initialState,
     options.user ?? (initialState === 'authenticated' ? createTestUser() : null),
-    options.error ?? (initialState === 'error' ? defaultError() : null),
+    options.error ?? null,
     options.signOutReason,
   );
   const listeners = new Set<() => void>();
+  let idleSnapshot: IdleSnapshot = inactiveIdle;
+  const idleListeners = new Set<() => void>();
 
   const set: MockAuthClient['set'] = (next) => {
     const status = next.state ?? snapshot.status;
@@ -144,7 +158,9 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
         ? next.user
         : (snapshot.user ?? (status === 'authenticated' ? createTestUser() : null));
     const error = next.error !== undefined ? next.error : snapshot.error;
-    const following = snapshotOf(status, user, error, next.signOutReason);
+    const signOutReason =
+      next.signOutReason !== undefined ? next.signOutReason : snapshot.signOutReason;
+    const following = snapshotOf(status, user, error, signOutReason);
     if (
       following.status === snapshot.status &&
       following.user === snapshot.user &&
@@ -155,15 +171,15 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
     }
     snapshot = following;
     for (const listener of [...listeners]) listener();
+    // As the real idle clock: with nobody signed in, nobody is idle.
+    if (status !== 'authenticated' && idleSnapshot !== inactiveIdle) setIdleWarning(null);
   };
 
   const getAccessToken = spy(async () => snapshot.user?.access_token ?? null);
-  let idleSnapshot: IdleSnapshot = { status: 'active', deadline: null };
-  const idleListeners = new Set<() => void>();
   const setIdleWarning = (remaining: number | null) => {
     idleSnapshot =
-      remaining === null
-        ? { status: 'active', deadline: null }
+      remaining === null || snapshot.status !== 'authenticated'
+        ? inactiveIdle
         : { status: 'warning', deadline: Date.now() + remaining };
     for (const listener of [...idleListeners]) listener();
   };
@@ -204,7 +220,9 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
           return send(request);
         },
       },
-      options.apiOrigins ?? (origin === undefined ? [] : [origin]),
+      // Origins, as the real config gives them ('https://api.example.com/' is that origin).
+      options.apiOrigins?.map((entry) => new URL(entry).origin) ??
+        (origin === undefined ? [] : [origin]),
       options.fetch,
     ),
     idle: {
