@@ -29,7 +29,7 @@ const entries = [
     import: '{ AuthProvider, useAuth, SignInButton, RequireAuth }',
     ignore: outside,
     gzip: true,
-    limit: '14.13 kB',
+    limit: '14.35 kB',
   },
   {
     name: '@oidc-kit/react (everything, oidc-client-ts external)',
@@ -37,7 +37,7 @@ const entries = [
     import: '*',
     ignore: outside,
     gzip: true,
-    limit: '16.91 kB',
+    limit: '17.12 kB',
   },
   {
     name: '@oidc-kit/react typical entry (AuthProvider, useAuth, SignInButton, RequireAuth), oidc-client-ts bundled',
@@ -48,7 +48,7 @@ const entries = [
     },
     ignore: ['react', 'react-dom', 'react-router', 'jose'],
     gzip: true,
-    limit: '31.05 kB',
+    limit: '31.27 kB',
   },
   {
     name: '@oidc-kit/react (everything, oidc-client-ts bundled)',
@@ -59,7 +59,7 @@ const entries = [
     },
     ignore: ['react', 'react-dom', 'react-router', 'jose'],
     gzip: true,
-    limit: '33.77 kB',
+    limit: '33.98 kB',
   },
   {
     name: '@oidc-kit/react/testing',
@@ -67,7 +67,7 @@ const entries = [
     import: '*',
     ignore: ['@oidc-kit/react', ...outside],
     gzip: true,
-    limit: '1.8 kB',
+    limit: '1.86 kB',
   },
   {
     name: '@oidc-kit/react/react-router',
@@ -75,7 +75,7 @@ const entries = [
     import: '*',
     ignore: ['@oidc-kit/react', ...outside],
     gzip: true,
-    limit: '1.2 kB',
+    limit: '1.21 kB',
   },
   {
     name: '@oidc-kit/react/verify-signature (jose external)',
