@@ -494,6 +494,29 @@ describe('a signed-out session stays signed out in every tab, whenever that tab 
     expect(harness.provider.count('refresh')).toBe(0);
   });
 
+  test('a tab asleep while the session expired reads why when it wakes: expired, not elsewhere', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness();
+    const { client } = await signedInTab();
+    let asleep = false;
+    const sleeper = harness.createClient({
+      storage: newStorage(),
+      environment: { createChannel: harness.deafenableChannel(() => asleep) },
+    });
+    await sleeper.start();
+    asleep = true;
+    harness.provider.revokeAllGrants();
+    later();
+    await client.renew().catch(() => undefined);
+    expect(client.getSnapshot().signOutReason).toBe('expired');
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the message goes by unheard
+    asleep = false;
+    document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
+    await vi.waitFor(() => expect(sleeper.getSnapshot().status).toBe('unauthenticated'));
+    expect(sleeper.getSnapshot().signOutReason).toBe('expired');
+    expect(sleeper.getSnapshot().error?.code).toBe('session_expired');
+  });
+
   test('a page restored from the back-forward cache that missed the sign-out is signed out', async () => {
     harness = createHarness();
     const { client: first } = await signedInTab();

@@ -169,6 +169,8 @@ export class SessionCore {
     await this.clearUser();
     if (everywhere) await this.presenter.forgetKeys((session) => session === ended);
     if (everywhere && ended !== null) {
+      // Before the record goes: a tab that hears no message (asleep) reads why from this mark.
+      this.sharedMark('expired', ended);
       this.records().remove(ended);
       this.tabs?.post({ type: 'signed-out', session: ended, reason: 'session_expired' });
     }
@@ -209,7 +211,21 @@ export class SessionCore {
   }
 
   /** This client's name for a `kind` of shared record or lock, apart from other clients'. */
-  storageKey(kind: 'session' | 'renew' | 'idle' | 'dpop'): string {
+  /**
+   * The id of the last session that expired (`session`: marks it), in the shared storage; best
+   * effort, as the mark only says why a session ended.
+   */
+  sharedMark(kind: 'expired', session?: string): string | null {
+    const storage = this.records().storage;
+    try {
+      if (session !== undefined) storage?.setItem(this.storageKey(kind), session);
+      return storage?.getItem(this.storageKey(kind)) ?? null;
+    } catch {
+      return null;
+    }
+  }
+
+  storageKey(kind: 'session' | 'renew' | 'idle' | 'dpop' | 'expired'): string {
     const { authority, client_id } = this.config.oidc;
     return `oidc-kit:${kind}:${authority}:${client_id}`;
   }

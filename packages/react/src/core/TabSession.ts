@@ -69,13 +69,14 @@ export class TabSession {
     const ended = this.core.leave();
     if (record === null) {
       // The record may go before the message that says why: an idle sign-out marks the idle
-      // record first, in the same storage, so its mark is here by now.
+      // record first, and an expiry its own mark, in the same storage, so the mark is here by now.
       const idle = ended !== null && this.core.idleClock?.endedFor(ended) === true;
+      const expired = ended !== null && this.core.sharedMark('expired') === ended;
       this.core.set(
         'unauthenticated',
         null,
-        idle ? null : signedOutElsewhere('signed_out_elsewhere'),
-        idle ? 'idle' : 'elsewhere',
+        idle ? null : signedOutElsewhere(expired ? 'session_expired' : 'signed_out_elsewhere'),
+        idle ? 'idle' : expired ? 'expired' : 'elsewhere',
       );
       void this.core.clearUser();
       return;
