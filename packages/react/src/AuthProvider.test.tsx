@@ -2,6 +2,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { useEffect } from 'react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { appOrigin, createHarness } from '../test/support/harness';
+import { unhandledRejectionsDuring } from '../test/support/unhandledRejections';
 import type { Harness } from '../test/support/harness';
 import { AuthProvider } from './AuthProvider';
 import { RequireAuth } from './components/RequireAuth';
@@ -180,6 +181,22 @@ describe('AuthProvider', () => {
     process.off('unhandledRejection', unhandled);
     expect(unhandled).not.toHaveBeenCalled();
     expect(screen.getByLabelText('status').textContent).toBe('error (config_invalid)');
+  });
+
+  test('a custom client whose start() rejects leaves no unhandled rejection; development logs it', async () => {
+    const failure = new Error('The session service is down.');
+    const client = { ...createMockAuthClient(), start: () => Promise.reject(failure) };
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const leaked = await unhandledRejectionsDuring(async () => {
+      render(
+        <AuthProvider client={client}>
+          <Status />
+        </AuthProvider>,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    expect(leaked).toEqual([]);
+    expect(logged).toHaveBeenCalledWith(failure);
   });
 
   test('warns in development when the config changes after mount, and says how to switch', () => {

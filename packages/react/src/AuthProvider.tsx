@@ -7,6 +7,7 @@ import { inactiveIdle } from './core/idleSnapshot';
 import type { AuthError } from './core/errors';
 import { isAuthError } from './core/errors';
 import { AuthContext } from './authContext';
+import { reportRejection } from './reportRejection';
 import type { AuthContextValue } from './authContext';
 import { ConfigErrorPanel } from './ConfigErrorPanel';
 import { useConfigChangeWarning } from './warnConfigChange';
@@ -100,7 +101,7 @@ export function AuthProvider(props: AuthProviderProps): ReactNode {
   useEffect(() => {
     // Counted (see `AuthContextValue.start`): StrictMode's unmount and remount leave it running; a
     // real unmount stops it at once.
-    void client.start();
+    void reportRejection(client.start());
     return () => client.stop();
   }, [client]);
 
