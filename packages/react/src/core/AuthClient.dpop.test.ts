@@ -203,6 +203,20 @@ describe('DPoP (RFC 9449) with a provider that advertises it', () => {
     expect(warn).toHaveBeenCalledWith(expect.stringMatching(/\/old answered with a redirect/));
   });
 
+  test('the request keeps its referrer settings; a 304 is no redirect', async () => {
+    const { client } = await signedIn();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const api = vi.fn(async (_request: Request) => new Response(null, { status: 304 }));
+    const authFetch = createAuthFetch(client, [harness.provider.apiOrigin], api as typeof fetch);
+    const response = await authFetch(`${harness.provider.apiOrigin}/me`, {
+      referrerPolicy: 'no-referrer',
+      headers: { 'If-None-Match': '"v1"' },
+    });
+    expect(response.status).toBe(304);
+    expect(api.mock.calls[0]?.[0].referrerPolicy).toBe('no-referrer');
+    expect(warn).not.toHaveBeenCalled();
+  });
+
   test("a request that asks for redirect: 'error' keeps it", async () => {
     const { client } = await signedIn();
     const api = vi.fn(async (_request: Request) => Response.json({ ok: true }));

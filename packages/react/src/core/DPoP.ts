@@ -96,6 +96,9 @@ export class DPoP {
   ): Promise<Response> {
     const request = new Request(asked, {
       redirect: asked.redirect === 'follow' ? 'manual' : asked.redirect,
+      // A new init resets these (Fetch standard): the app's referrer settings go on as given.
+      referrer: asked.referrer,
+      referrerPolicy: asked.referrerPolicy,
     });
     const again = request.clone();
     const attempt = async (sent: Request) => {
@@ -105,7 +108,7 @@ export class DPoP {
     const response = await attempt(request);
     if (
       process.env.NODE_ENV !== 'production' &&
-      (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400))
+      (response.type === 'opaqueredirect' || [301, 302, 303, 307, 308].includes(response.status))
     ) {
       console.warn(
         `oidc-kit: ${request.url} answered with a redirect, which a DPoP-bound request does not follow (its proof is for that URL only). Call the final URL.`,
