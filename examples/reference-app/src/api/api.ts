@@ -28,7 +28,10 @@ export async function getJson<T>(fetch: AuthFetch, path: string, request: Reques
     // Aborted (the user navigated on), or the auth client's own failure: as they are.
     if (request.signal.aborted || isAuthError(error)) throw error;
     throw data<ApiFailure>(
-      { code: 'api_unreachable', message: 'The API could not be reached. Is it running?' },
+      {
+        code: 'api_unreachable',
+        message: 'The service could not be reached. Check your connection, then try again.',
+      },
       { status: 503 },
     );
   }

@@ -1,7 +1,8 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import { Profiler } from 'react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
+import { AuthError } from '@oidc-kit/react';
 import { MockAuthProvider, createMockAuthClient, createTestUser } from '@oidc-kit/react/testing';
 import { Layout } from './Layout';
 
@@ -44,4 +45,54 @@ test('the idle warning shows over any page, in the app’s look, and Stay keeps 
   act(() => screen.getByRole('button', { name: 'Stay signed in' }).click());
   expect(auth.stayActive.calls).toHaveLength(1);
   expect(screen.queryByRole('alertdialog')).toBeNull();
+});
+
+test('a sign-out the provider could not complete says so, and offers to sign out again (not to sign in)', async () => {
+  const auth = createMockAuthClient({
+    state: 'unauthenticated',
+    signOutReason: 'user',
+    error: new AuthError('network', 'The identity provider could not be reached.'),
+  });
+  const router = createMemoryRouter([
+    { element: <Layout />, children: [{ path: '*', element: <p>Page</p> }] },
+  ]);
+  render(
+    <MockAuthProvider client={auth}>
+      <RouterProvider router={router} />
+    </MockAuthProvider>,
+  );
+  const banner = await screen.findByRole('alert');
+  expect(banner.textContent).toMatch(/signed out of this app/i);
+  expect(banner.textContent).toMatch(/may still be signed in at the sign-in service/i);
+  act(() => within(banner).getByRole('button', { name: 'Sign out again' }).click());
+  expect(auth.signOut.calls).toHaveLength(1);
+  expect(auth.signIn.calls).toHaveLength(0);
+});
+
+test('each page names itself in the title, and a navigation moves focus to its heading', async () => {
+  const auth = createMockAuthClient({ user: createTestUser() });
+  const router = createMemoryRouter([
+    {
+      element: <Layout />,
+      children: [
+        { index: true, element: <h1>Home</h1> },
+        { path: 'dashboard', element: <h1>Dashboard</h1> },
+      ],
+    },
+  ]);
+  render(
+    <MockAuthProvider client={auth}>
+      <RouterProvider router={router} />
+    </MockAuthProvider>,
+  );
+  await screen.findByRole('heading', { name: 'Home' });
+  expect(document.title).toBe('Home · Acme Orders');
+  // The first page keeps the browser's focus where it is.
+  expect(document.activeElement).toBe(document.body);
+  const link = screen.getByRole('link', { name: 'Dashboard' });
+  link.focus();
+  act(() => link.click());
+  const heading = await screen.findByRole('heading', { name: 'Dashboard' });
+  await vi.waitFor(() => expect(document.activeElement).toBe(heading));
+  expect(document.title).toBe('Dashboard · Acme Orders');
 });

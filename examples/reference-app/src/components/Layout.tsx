@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { NavLink, Outlet } from 'react-router';
 import {
   Authorized,
@@ -11,6 +12,7 @@ import {
 import { NavigationStatus } from './NavigationStatus';
 import { PageLoading } from './PageLoading';
 import { SignInProblem } from './SignInProblem';
+import { usePageHeading } from './usePageHeading';
 import { useRevalidateOnUserChange } from './useRevalidateOnUserChange';
 import layout from '../styles/layout.module.css';
 import ui from '../styles/ui.module.css';
@@ -21,6 +23,8 @@ export function Layout() {
   const checking = useAuthState((state) => state.status === 'loading');
   const name = useAuthState((state) => state.user?.profile.name);
   const stale = useRevalidateOnUserChange();
+  const main = useRef<HTMLElement>(null);
+  usePageHeading(main);
   return (
     <div className={layout.app}>
       <header className={layout.header}>
@@ -57,7 +61,7 @@ export function Layout() {
         stayClassName={ui.button}
         signOutClassName={`${ui.button} ${ui.secondary}`}
       />
-      <main className={layout.main}>
+      <main className={layout.main} ref={main}>
         <NavigationStatus />
         {stale ? <PageLoading /> : <Outlet />}
       </main>

@@ -1,28 +1,38 @@
 import { describeSignInError, useAuthActions, useAuthState } from '@oidc-kit/react';
 import ui from '../styles/ui.module.css';
 
-/** A banner for a failed sign-in or an ended session, with the way forward. */
+/**
+ * A banner for a failed sign-in, a sign-out the provider could not complete, or an ended session,
+ * with the way forward.
+ */
 export function SignInProblem() {
   // The error only (null while signed in): a token renewal re-renders nothing here.
   const error = useAuthState((state) => (state.status === 'authenticated' ? null : state.error));
-  const { signIn, dismissError } = useAuthActions();
+  // Signed out here by the user, with an error: the provider's session could not be ended.
+  const signOutFailed = useAuthState((state) => state.signOutReason === 'user');
+  const { signIn, signOut, dismissError } = useAuthActions();
   if (error === null) return null;
   const ended = error.code === 'session_expired' || error.code === 'signed_out_elsewhere';
+  const message = signOutFailed
+    ? 'You are signed out of this app, but the sign-in service could not be reached: you may still be signed in at the sign-in service. On a shared computer, sign out again once it is back.'
+    : error.code === 'signed_out_elsewhere'
+      ? 'You signed out in another tab.'
+      : error.code === 'session_expired'
+        ? 'Your session ended. Sign in again to continue.'
+        : describeSignInError(error);
   return (
     <div
       className={`${ui.banner} ${ended ? ui.info : ui.problem}`}
       role={ended ? 'status' : 'alert'}
     >
-      <p>
-        {error.code === 'signed_out_elsewhere'
-          ? 'You signed out in another tab.'
-          : error.code === 'session_expired'
-            ? 'Your session ended. Sign in again to continue.'
-            : describeSignInError(error)}
-      </p>
+      <p>{message}</p>
       <div className={ui.bannerActions}>
-        <button type="button" className={ui.button} onClick={() => void signIn()}>
-          {ended ? 'Sign in' : 'Try again'}
+        <button
+          type="button"
+          className={ui.button}
+          onClick={() => void (signOutFailed ? signOut() : signIn())}
+        >
+          {signOutFailed ? 'Sign out again' : ended ? 'Sign in' : 'Try again'}
         </button>
         <button type="button" className={`${ui.button} ${ui.secondary}`} onClick={dismissError}>
           Dismiss

@@ -131,9 +131,10 @@ describe('pages', () => {
       throw new TypeError('Failed to fetch');
     });
     renderAt('/dashboard', auth);
-    expect((await screen.findByRole('alert')).textContent).toContain(
-      'The API could not be reached.',
-    );
+    const alert = (await screen.findByRole('alert')).textContent;
+    expect(alert).toContain('The service could not be reached.');
+    // Words for the app's users, not for its developers.
+    expect(alert).not.toMatch(/API|running/);
   });
 
   test('an answer that is not JSON (a wrong API URL) says so, with Try again', async () => {

@@ -605,6 +605,11 @@ describe('sign-out', () => {
       signOutReason: 'user',
     });
     expect(reloaded.getSnapshot().error?.code).toBe('network');
+    // Once the provider is back, signing out again ends its session.
+    harness.provider.options.unreachable = false;
+    const waiting = harness.nextRedirect();
+    void reloaded.signOut();
+    expect(await waiting).toMatch(/\/logout\?/);
   });
 
   test('signOut({ redirect: false }) asks the provider nothing, and reports nothing', async () => {
