@@ -95,4 +95,9 @@ test('each page names itself in the title, and a navigation moves focus to its h
   const heading = await screen.findByRole('heading', { name: 'Dashboard' });
   await vi.waitFor(() => expect(document.activeElement).toBe(heading));
   expect(document.title).toBe('Dashboard · Acme Orders');
+  // A heading replaced in place (an error page, say) renames the document too.
+  act(() => {
+    heading.textContent = 'The data could not be loaded';
+  });
+  await vi.waitFor(() => expect(document.title).toBe('The data could not be loaded · Acme Orders'));
 });

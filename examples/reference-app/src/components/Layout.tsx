@@ -12,7 +12,7 @@ import {
 import { NavigationStatus } from './NavigationStatus';
 import { PageLoading } from './PageLoading';
 import { SignInProblem } from './SignInProblem';
-import { usePageHeading } from './usePageHeading';
+import { PageHeading } from './PageHeading';
 import { useRevalidateOnUserChange } from './useRevalidateOnUserChange';
 import layout from '../styles/layout.module.css';
 import ui from '../styles/ui.module.css';
@@ -24,7 +24,6 @@ export function Layout() {
   const name = useAuthState((state) => state.user?.profile.name);
   const stale = useRevalidateOnUserChange();
   const main = useRef<HTMLElement>(null);
-  usePageHeading(main);
   return (
     <div className={layout.app}>
       <header className={layout.header}>
@@ -61,6 +60,8 @@ export function Layout() {
         stayClassName={ui.button}
         signOutClassName={`${ui.button} ${ui.secondary}`}
       />
+      {/* Its own component: a navigation re-renders it, not the layout. */}
+      <PageHeading main={main} />
       <main className={layout.main} ref={main}>
         <NavigationStatus />
         {stale ? <PageLoading /> : <Outlet />}

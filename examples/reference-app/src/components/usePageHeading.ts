@@ -14,11 +14,19 @@ export function usePageHeading(main: RefObject<HTMLElement | null>): void {
   const { pathname } = useLocation();
   // The path whose heading was last shown: the one the app opened on needs no focus move.
   const shown = useRef(pathname);
-  // After every render: an error page or a loaded one may replace the heading without navigating.
+  // Whenever the page changes: an error page or a loaded one may replace the heading in place.
   useEffect(() => {
-    const name = main.current?.querySelector('h1')?.textContent;
-    if (name) document.title = `${name} · ${appName}`;
-  });
+    const target = main.current;
+    if (target === null) return;
+    const name = () => {
+      const heading = target.querySelector('h1')?.textContent;
+      if (heading) document.title = `${heading} · ${appName}`;
+    };
+    name();
+    const observer = new MutationObserver(name);
+    observer.observe(target, { childList: true, subtree: true, characterData: true });
+    return () => observer.disconnect();
+  }, [main]);
   useEffect(() => {
     const heading = main.current?.querySelector('h1');
     if (shown.current === pathname || heading == null) return;
