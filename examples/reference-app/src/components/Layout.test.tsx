@@ -1,10 +1,24 @@
 import { act, render, screen, within } from '@testing-library/react';
 import { Profiler } from 'react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
+import type { RouteObject } from 'react-router';
 import { expect, test, vi } from 'vitest';
 import { AuthError } from '@oidc-kit/react';
 import { MockAuthProvider, createMockAuthClient, createTestUser } from '@oidc-kit/react/testing';
 import { Layout } from './Layout';
+
+/** The layout over one page, for `auth`. */
+function renderLayout(
+  auth: ReturnType<typeof createMockAuthClient>,
+  children: RouteObject[] = [{ path: '*', element: <p>Page</p> }],
+) {
+  const router = createMemoryRouter([{ element: <Layout />, children }]);
+  render(
+    <MockAuthProvider client={auth}>
+      <RouterProvider router={router} />
+    </MockAuthProvider>,
+  );
+}
 
 // The header reads only what it shows: a renewal (new tokens, same user) re-renders none of it.
 test('the header does not re-render when the tokens are renewed', async () => {
@@ -31,14 +45,7 @@ test('the header does not re-render when the tokens are renewed', async () => {
 
 test('the idle warning shows over any page, in the app’s look, and Stay keeps the session', async () => {
   const auth = createMockAuthClient({ user: createTestUser(), idleWarning: 45_000 });
-  const router = createMemoryRouter([
-    { element: <Layout />, children: [{ path: '*', element: <p>Page</p> }] },
-  ]);
-  render(
-    <MockAuthProvider client={auth}>
-      <RouterProvider router={router} />
-    </MockAuthProvider>,
-  );
+  renderLayout(auth);
   const dialog = await screen.findByRole('alertdialog', { name: 'Are you still there?' });
   expect(dialog.className).not.toBe('');
   expect(dialog.textContent).toMatch(/signed out in 0:(44|45)\./);
@@ -53,14 +60,7 @@ test('a sign-out the provider could not complete says so, and offers to sign out
     signOutReason: 'user',
     error: new AuthError('network', 'The identity provider could not be reached.'),
   });
-  const router = createMemoryRouter([
-    { element: <Layout />, children: [{ path: '*', element: <p>Page</p> }] },
-  ]);
-  render(
-    <MockAuthProvider client={auth}>
-      <RouterProvider router={router} />
-    </MockAuthProvider>,
-  );
+  renderLayout(auth);
   const banner = await screen.findByRole('alert');
   expect(banner.textContent).toMatch(/signed out of this app/i);
   expect(banner.textContent).toMatch(/may still be signed in at the sign-in service/i);
@@ -71,20 +71,10 @@ test('a sign-out the provider could not complete says so, and offers to sign out
 
 test('each page names itself in the title, and a navigation moves focus to its heading', async () => {
   const auth = createMockAuthClient({ user: createTestUser() });
-  const router = createMemoryRouter([
-    {
-      element: <Layout />,
-      children: [
-        { index: true, element: <h1>Home</h1> },
-        { path: 'dashboard', element: <h1>Dashboard</h1> },
-      ],
-    },
+  renderLayout(auth, [
+    { index: true, element: <h1>Home</h1> },
+    { path: 'dashboard', element: <h1>Dashboard</h1> },
   ]);
-  render(
-    <MockAuthProvider client={auth}>
-      <RouterProvider router={router} />
-    </MockAuthProvider>,
-  );
   await screen.findByRole('heading', { name: 'Home' });
   expect(document.title).toBe('Home · Acme Orders');
   // The first page keeps the browser's focus where it is.
