@@ -37,7 +37,7 @@ const entries = [
     import: '*',
     ignore: outside,
     gzip: true,
-    limit: '17.18 kB',
+    limit: '17.19 kB',
   },
   {
     name: '@oidc-kit/react typical entry (AuthProvider, useAuth, SignInButton, RequireAuth), oidc-client-ts bundled',
@@ -48,7 +48,7 @@ const entries = [
     },
     ignore: ['react', 'react-dom', 'react-router', 'jose'],
     gzip: true,
-    limit: '31.33 kB',
+    limit: '31.34 kB',
   },
   {
     name: '@oidc-kit/react (everything, oidc-client-ts bundled)',

@@ -156,9 +156,15 @@ export class IdleClock {
     }
   }
 
-  /** Whether the end has passed, the other tabs' input counted. */
+  /**
+   * Whether the end has passed, the other tabs' input counted. Their input only moves the end
+   * later, so the shared record is read only once this tab's own end has passed: input events
+   * (every pointer move) stay free of storage reads.
+   */
   private overdue(): boolean {
-    return this.last !== null && Date.now() >= this.deadline(this.last);
+    const last = this.last;
+    if (last === null || Date.now() < last.at + this.idle.timeout) return false;
+    return Date.now() >= this.deadline(last);
   }
 
   /** The end, after the latest input of any tab (a tab that missed messages reads it here). */

@@ -210,21 +210,23 @@ export class SessionCore {
     return this.sessionRecords;
   }
 
-  /** This client's name for a `kind` of shared record or lock, apart from other clients'. */
   /**
    * The id of the last session that expired (`session`: marks it), in the shared storage; best
    * effort, as the mark only says why a session ended.
    */
   sharedMark(kind: 'expired', session?: string): string | null {
     const storage = this.records().storage;
+    const key = this.storageKey(kind);
     try {
-      if (session !== undefined) storage?.setItem(this.storageKey(kind), session);
-      return storage?.getItem(this.storageKey(kind)) ?? null;
+      if (session === undefined) return storage?.getItem(key) ?? null;
+      storage?.setItem(key, session);
+      return session;
     } catch {
       return null;
     }
   }
 
+  /** This client's name for a `kind` of shared record or lock, apart from other clients'. */
   storageKey(kind: 'session' | 'renew' | 'idle' | 'dpop' | 'expired'): string {
     const { authority, client_id } = this.config.oidc;
     return `oidc-kit:${kind}:${authority}:${client_id}`;
