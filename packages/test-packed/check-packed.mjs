@@ -93,9 +93,12 @@ function start(command, args, cwd, ready) {
   });
 }
 
-/** A README's first tsx block, with its hosted-provider config swapped for the local one. */
-function quickStartOf(file) {
-  const code = snippet(null, 'tsx', file).replace(
+/**
+ * A README's tsx block after `heading` (null: the first), with its hosted-provider config swapped
+ * for the local one.
+ */
+function quickStartOf(file, heading = null) {
+  const code = snippet(heading, 'tsx', file).replace(
     /const config = \{[\s\S]*?\} satisfies AuthConfig;[^\n]*\n/,
     "import { config } from './config';\n",
   );
@@ -112,11 +115,11 @@ function mainRendering(name) {
   return `import { StrictMode } from 'react';\nimport { createRoot } from 'react-dom/client';\nimport { ${name} } from './App';\n\ncreateRoot(document.getElementById('root')!).render(\n  <StrictMode>\n    <${name} />\n  </StrictMode>,\n);\n`;
 }
 
-/** Signs in as alice at the provider page the browser is on. */
-async function signInAsAlice(page, issuer) {
+/** Signs in as `user` (alice by default) at the provider page the browser is on. */
+async function signInAs(page, issuer, user = 'alice') {
   await page.waitForURL(`${issuer}/**`);
-  await page.getByLabel('Username').fill('alice');
-  await page.getByLabel('Password').fill('alice');
+  await page.getByLabel('Username').fill(user);
+  await page.getByLabel('Password').fill(user);
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
@@ -184,6 +187,7 @@ async function main() {
           'oidc-client-ts': installed('oidc-client-ts'),
           react: installed('react'),
           'react-dom': installed('react-dom'),
+          'react-router': installed('react-router'),
         },
         devDependencies: {
           '@oidc-kit/dev-provider': `file:${provider}`,
@@ -265,7 +269,7 @@ async function main() {
   await inChromium(async (page) => {
     await page.goto(`${origin}/orders`);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await signInAsAlice(page, issuer);
+    await signInAs(page, issuer);
     await page.getByText('Hello Alice Liddell').waitFor({ timeout: 15_000 });
     expectOrders(page, origin);
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -281,11 +285,31 @@ async function main() {
   await inChromium(async (page) => {
     await page.goto(`${rootOrigin}/orders`);
     // RequireAuth sends the signed-out visitor to the provider by itself.
-    await signInAsAlice(page, issuer);
+    await signInAs(page, issuer);
     await page
       .getByRole('heading', { name: 'Orders for Alice Liddell' })
       .waitFor({ timeout: 15_000 });
     expectOrders(page, rootOrigin);
+  });
+
+  step('the React Router example: a cancelled sign-in on /admin offers to sign in again');
+  write(
+    'src/main.tsx',
+    quickStartOf('packages/react/README.md', '### `@oidc-kit/react/react-router`'),
+  );
+  run(join(app, 'node_modules/.bin/tsc'), ['-p', '.'], app);
+  const routerOrigin = await buildAndServe('dist-router');
+  await inChromium(async (page) => {
+    await page.goto(`${routerOrigin}/admin`);
+    await page.waitForURL(`${issuer}/**`);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByText('Sign-in was cancelled.').waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInAs(page, issuer, 'bob');
+    await page.getByRole('heading', { name: 'Admin: Bob Stone' }).waitFor({ timeout: 15_000 });
+    if (new URL(page.url()).pathname !== '/admin') {
+      throw new Error(`after sign-in the page is at ${page.url()}, not ${routerOrigin}/admin`);
+    }
   });
   step('ok');
 }
