@@ -272,6 +272,12 @@ async function main() {
     await signInAs(page, issuer);
     await page.getByText('Hello Alice Liddell').waitFor({ timeout: 15_000 });
     expectOrders(page, origin);
+    // The example API is down: the quick start's call must not leave an unhandled rejection.
+    await page.route('https://api.example.com/**', (route) => route.abort());
+    const failed = page.waitForEvent('requestfailed');
+    await page.getByRole('button', { name: 'Call the API' }).click();
+    await failed;
+    await page.waitForTimeout(200);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(`${origin}/signed-out**`, { timeout: 15_000 });
     await page.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 15_000 });
