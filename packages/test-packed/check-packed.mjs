@@ -46,11 +46,11 @@ function pack(directory) {
   return join(work, packed.filename);
 }
 
-/** The body of the fenced block of `language` that follows `heading` in the React README. */
-function snippet(heading, language) {
-  const readme = readFileSync(join(root, 'packages/react/README.md'), 'utf8');
+/** The body of the fenced block of `language` that follows `heading` in a README (the React one). */
+function snippet(heading, language, file = 'packages/react/README.md') {
+  const readme = readFileSync(join(root, file), 'utf8');
   const from = heading === null ? 0 : readme.indexOf(heading);
-  if (from < 0) throw new Error(`packages/react/README.md has no "${heading}" any more`);
+  if (from < 0) throw new Error(`${file} has no "${heading}" any more`);
   const match = new RegExp('```' + language + '\\n([\\s\\S]*?)```').exec(readme.slice(from));
   if (match === null) throw new Error(`no \`\`\`${language} block after "${heading}"`);
   return match[1];
@@ -93,6 +93,80 @@ function start(command, args, cwd, ready) {
   });
 }
 
+/**
+ * A README's tsx block after `heading` (null: the first), with its hosted-provider config swapped
+ * for the local one.
+ */
+function quickStartOf(file, heading = null) {
+  const code = snippet(heading, 'tsx', file).replace(
+    /const config = \{[\s\S]*?\} satisfies AuthConfig;[^\n]*\n/,
+    "import { config } from './config';\n",
+  );
+  if (!code.includes("import { config } from './config';")) {
+    throw new Error(
+      `the quick start of ${file} no longer declares \`const config = { … } satisfies AuthConfig\``,
+    );
+  }
+  return code;
+}
+
+/** `src/main.tsx` rendering the component `name` of `./App` in StrictMode. */
+function mainRendering(name) {
+  return `import { StrictMode } from 'react';\nimport { createRoot } from 'react-dom/client';\nimport { ${name} } from './App';\n\ncreateRoot(document.getElementById('root')!).render(\n  <StrictMode>\n    <${name} />\n  </StrictMode>,\n);\n`;
+}
+
+/** Signs in as `user` (alice by default) at the provider page the browser is on. */
+async function signInAs(page, issuer, user = 'alice') {
+  await page.waitForURL(`${issuer}/**`);
+  await page.getByLabel('Username').fill(user);
+  await page.getByLabel('Password').fill(user);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Throws unless the page is at `origin` + `/orders` with nothing after the path. */
+function expectOrders(page, origin) {
+  const landed = new URL(page.url());
+  if (landed.origin !== origin || landed.pathname !== '/orders' || landed.search !== '') {
+    throw new Error(`after sign-in the page is at ${page.url()}, not ${origin}/orders`);
+  }
+}
+
+/** Runs `drive(page)` in a fresh Chromium, failing on page errors and showing where it stopped. */
+async function inChromium(drive) {
+  const browser = await chromium.launch(chromiumLaunchOptions());
+  try {
+    const page = await browser.newPage();
+    const problems = [];
+    page.on('pageerror', (error) => problems.push(String(error)));
+    await drive(page);
+    if (problems.length > 0) throw new Error(`page errors:\n${problems.join('\n')}`);
+  } catch (error) {
+    const page = browser.contexts()[0]?.pages()[0];
+    const seen =
+      page === undefined ? '' : `\nat ${page.url()}:\n${await page.locator('body').innerText()}`;
+    throw new Error(`${error instanceof Error ? error.message : String(error)}${seen}`);
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Builds the app into `outDir` and serves it on a free port that is not Vite's default. */
+async function buildAndServe(outDir) {
+  run(
+    join(app, 'node_modules/.bin/vite'),
+    ['build', '--logLevel', 'error', '--outDir', outDir],
+    app,
+  );
+  const port = await freePort();
+  await start(
+    join(app, 'node_modules/.bin/vite'),
+    ['preview', '--port', String(port), '--strictPort', '--host', 'localhost', '--outDir', outDir],
+    app,
+    /localhost:\d+/,
+  );
+  return `http://localhost:${port}`;
+}
+
 async function main() {
   step('packing @oidc-kit/react and @oidc-kit/dev-provider');
   const react = pack('packages/react');
@@ -113,6 +187,7 @@ async function main() {
           'oidc-client-ts': installed('oidc-client-ts'),
           react: installed('react'),
           'react-dom': installed('react-dom'),
+          'react-router': installed('react-router'),
         },
         devDependencies: {
           '@oidc-kit/dev-provider': `file:${provider}`,
@@ -146,21 +221,8 @@ async function main() {
     throw new Error("the README's local config no longer names http://localhost:4000");
   }
   write('src/config.ts', config);
-  // The quick start, with its hosted-provider config swapped for the local one above.
-  const quickStart = snippet(null, 'tsx').replace(
-    /const config = \{[\s\S]*?\} satisfies AuthConfig;[^\n]*\n/,
-    "import { config } from './config';\n",
-  );
-  if (!quickStart.includes("import { config } from './config';")) {
-    throw new Error(
-      "the README's quick start no longer declares `const config = { … } satisfies AuthConfig`",
-    );
-  }
-  write('src/App.tsx', quickStart);
-  write(
-    'src/main.tsx',
-    "import { StrictMode } from 'react';\nimport { createRoot } from 'react-dom/client';\nimport { Root } from './App';\n\ncreateRoot(document.getElementById('root')!).render(\n  <StrictMode>\n    <Root />\n  </StrictMode>,\n);\n",
-  );
+  write('src/App.tsx', quickStartOf('packages/react/README.md'));
+  write('src/main.tsx', mainRendering('Root'));
   write(
     'index.html',
     '<!doctype html>\n<html lang="en">\n  <head><meta charset="UTF-8" /><title>Packed app</title></head>\n  <body>\n    <div id="root"></div>\n    <script type="module" src="/src/main.tsx"></script>\n  </body>\n</html>\n',
@@ -195,54 +257,66 @@ async function main() {
 
   step('typechecking (strict) and building');
   run(join(app, 'node_modules/.bin/tsc'), ['-p', '.'], app);
-  run(join(app, 'node_modules/.bin/vite'), ['build', '--logLevel', 'error'], app);
-  const assets = readdirSync(join(app, 'dist/assets'));
-  for (const asset of assets) {
+  const origin = await buildAndServe('dist');
+  for (const asset of readdirSync(join(app, 'dist/assets'))) {
     // jose's error codes survive minification: its code must not be in an app that never verifies.
     if (readFileSync(join(app, 'dist/assets', asset), 'utf8').includes('ERR_JWKS')) {
       throw new Error(`the build bundles jose (${asset}) though the app never verifies signatures`);
     }
   }
 
-  const port = await freePort();
-  step(`serving the build on http://localhost:${port} (not Vite's default port)`);
-  await start(
-    join(app, 'node_modules/.bin/vite'),
-    ['preview', '--port', String(port), '--strictPort', '--host', 'localhost'],
-    app,
-    /localhost:\d+/,
-  );
-  const origin = `http://localhost:${port}`;
-
-  step('signing in and out in Chromium');
-  const browser = await chromium.launch(chromiumLaunchOptions());
-  try {
-    const page = await browser.newPage();
-    const problems = [];
-    page.on('pageerror', (error) => problems.push(String(error)));
+  step(`signing in and out in Chromium, served on ${origin} (not Vite's default port)`);
+  await inChromium(async (page) => {
     await page.goto(`${origin}/orders`);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${issuer}/**`);
-    await page.getByLabel('Username').fill('alice');
-    await page.getByLabel('Password').fill('alice');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInAs(page, issuer);
     await page.getByText('Hello Alice Liddell').waitFor({ timeout: 15_000 });
-    const landed = new URL(page.url());
-    if (landed.origin !== origin || landed.pathname !== '/orders' || landed.search !== '') {
-      throw new Error(`after sign-in the page is at ${page.url()}, not ${origin}/orders`);
-    }
+    expectOrders(page, origin);
+    // The example API is down: the quick start's call must not leave an unhandled rejection.
+    await page.route('https://api.example.com/**', (route) => route.abort());
+    const failed = page.waitForEvent('requestfailed');
+    await page.getByRole('button', { name: 'Call the API' }).click();
+    await failed;
+    await page.waitForTimeout(200);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(`${origin}/signed-out**`, { timeout: 15_000 });
     await page.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 15_000 });
-    if (problems.length > 0) throw new Error(`page errors:\n${problems.join('\n')}`);
-  } catch (error) {
-    const page = browser.contexts()[0]?.pages()[0];
-    const seen =
-      page === undefined ? '' : `\nat ${page.url()}:\n${await page.locator('body').innerText()}`;
-    throw new Error(`${error instanceof Error ? error.message : String(error)}${seen}`);
-  } finally {
-    await browser.close();
-  }
+  });
+
+  step("the repository README's example: /orders signs a visitor in and shows the orders");
+  write('src/App.tsx', quickStartOf('README.md'));
+  write('src/main.tsx', mainRendering('App'));
+  run(join(app, 'node_modules/.bin/tsc'), ['-p', '.'], app);
+  const rootOrigin = await buildAndServe('dist-root');
+  await inChromium(async (page) => {
+    await page.goto(`${rootOrigin}/orders`);
+    // RequireAuth sends the signed-out visitor to the provider by itself.
+    await signInAs(page, issuer);
+    await page
+      .getByRole('heading', { name: 'Orders for Alice Liddell' })
+      .waitFor({ timeout: 15_000 });
+    expectOrders(page, rootOrigin);
+  });
+
+  step('the React Router example: a cancelled sign-in on /admin offers to sign in again');
+  write(
+    'src/main.tsx',
+    quickStartOf('packages/react/README.md', '### `@oidc-kit/react/react-router`'),
+  );
+  run(join(app, 'node_modules/.bin/tsc'), ['-p', '.'], app);
+  const routerOrigin = await buildAndServe('dist-router');
+  await inChromium(async (page) => {
+    await page.goto(`${routerOrigin}/admin`);
+    await page.waitForURL(`${issuer}/**`);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByText('Sign-in was cancelled.').waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInAs(page, issuer, 'bob');
+    await page.getByRole('heading', { name: 'Admin: Bob Stone' }).waitFor({ timeout: 15_000 });
+    if (new URL(page.url()).pathname !== '/admin') {
+      throw new Error(`after sign-in the page is at ${page.url()}, not ${routerOrigin}/admin`);
+    }
+  });
   step('ok');
 }
 

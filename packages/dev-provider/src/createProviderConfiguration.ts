@@ -129,7 +129,7 @@ export function createProviderConfiguration(settings: ProviderSettings): Configu
       corsAllowed(origin, client.redirectUris ?? [], client.applicationType === 'native'),
 
     async renderError(ctx, out) {
-      const fix = returnAddressFix(ctx, out);
+      const fix = returnAddressFix(ctx, out) ?? unknownClientFix(ctx, out, clientById.keys());
       // Also in the terminal: the developer may be looking there rather than at the browser.
       if (fix !== undefined) console.warn(`oidc-kit-dev-provider: ${fix}`);
       send(ctx, renderErrorPage({ ...out }, { signOut: ctx.oidc?.route === 'end_session', fix }));
@@ -228,6 +228,21 @@ function send(ctx: KoaContextWithOIDC, page: Page): void {
   ctx.set(page.headers);
   ctx.type = 'html';
   ctx.body = page.html;
+}
+
+/**
+ * For a sign-in or sign-out refused because no client has its `client_id` (a typo in the app's
+ * config, usually): the id asked for, the registered ones, and how to add one. Undefined otherwise.
+ */
+function unknownClientFix(
+  ctx: KoaContextWithOIDC,
+  out: { error?: string },
+  registered: Iterable<string>,
+): string | undefined {
+  if (out.error !== 'invalid_client' || ctx.oidc?.client !== undefined) return undefined;
+  const asked = (ctx.oidc?.params as Record<string, unknown> | undefined)?.client_id;
+  if (typeof asked !== 'string') return undefined;
+  return `No client has the client_id ${JSON.stringify(asked)} here (registered: ${[...registered].join(', ')}). Check client_id in the app's config, or register the client in a clients file: oidc-kit-dev-provider --clients-file clients.json (see the README, "Clients").`;
 }
 
 /**

@@ -497,7 +497,7 @@ describe('bad authorization requests are never redirected', () => {
   });
 });
 
-describe('an unregistered return address is named, with how to register it', () => {
+describe('an unregistered return address or client is named, with how to register it', () => {
   // The terminal: what the provider prints for the developer.
   let warn: MockInstance<typeof console.warn>;
   beforeEach(() => {
@@ -521,6 +521,13 @@ describe('an unregistered return address is named, with how to register it', () 
       authorizationUrl(provider.issuer, { redirectUri, challenge: pkce().challenge }),
     );
     expectNamed(visit, 'Sign-in error', redirectUri, 'http://localhost:5173/callback');
+  });
+
+  it('on sign-in with an unknown client_id: the page and the terminal name it and the registered ones', async () => {
+    const visit = await new Browser(provider.issuer).open(
+      authorizationUrl(provider.issuer, { clientId: 'nobody-app', challenge: pkce().challenge }),
+    );
+    expectNamed(visit, 'Sign-in error', 'nobody-app', 'reference-app');
   });
 
   it('on sign-out: a sign-out error page names the post-logout redirect URI', async () => {
