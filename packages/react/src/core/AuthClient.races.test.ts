@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { createHarness, newStorage, storedUsers } from '../../test/support/harness';
+import {
+  createHarness,
+  landInPopup,
+  newStorage,
+  storedUsers,
+  stubPopup,
+} from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
 
 let harness: Harness;
@@ -134,5 +140,55 @@ describe('signing in again', () => {
     await vi.waitFor(() => expect(client.getSnapshot().status).toBe('unauthenticated'));
     void client.signIn();
     await vi.waitFor(() => expect(harness.redirects).toHaveLength(2));
+  });
+});
+
+describe('a popup sign-in that fails after the session changed in another tab', () => {
+  /** A popup sign-in on `opener`; `fail()` lands the popup on the provider's access_denied. */
+  async function popupUnderWay(opener: ReturnType<Harness['createClient']>) {
+    const { authorizeUrl } = stubPopup();
+    const signingIn = opener.signIn({ popup: true, prompt: 'login' });
+    const authorize = await authorizeUrl();
+    async function fail(): Promise<void> {
+      const { deliver } = landInPopup(
+        harness.provider.authorize(authorize, undefined, 'access_denied'),
+      );
+      await harness.createClient({ storage: newStorage() }).start();
+      deliver();
+    }
+    return { signingIn, fail };
+  }
+
+  test("a signed-out tab that took another tab's sign-in meanwhile keeps that session", async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    const tab = harness.createClient({ storage });
+    await tab.start();
+    const { signingIn, fail } = await popupUnderWay(tab);
+    await harness.signIn(harness.createClient());
+    await vi.waitFor(() => expect(tab.getSnapshot().status).toBe('authenticated'));
+    const adopted = tab.getSnapshot().user;
+    await fail();
+    await expect(signingIn).resolves.toBeUndefined();
+    expect(tab.getSnapshot().status).toBe('authenticated');
+    expect(tab.getSnapshot().user).toBe(adopted);
+    expect(tab.getSnapshot().error?.code).toBe('provider_error');
+    expect(storedUsers(storage)).toHaveLength(1);
+  });
+
+  test('a step-up whose session was signed out in another tab meanwhile ends signed out, with its error', async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    const other = harness.createClient();
+    await other.start();
+    const { signingIn, fail } = await popupUnderWay(client);
+    await other.signOut({ redirect: false });
+    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('unauthenticated'));
+    await fail();
+    await expect(signingIn).resolves.toBeUndefined();
+    expect(client.getSnapshot().status).toBe('unauthenticated');
+    expect(client.getSnapshot().error?.code).toBe('provider_error');
+    expect(storedUsers(storage)).toEqual([]);
   });
 });

@@ -57,6 +57,14 @@ export class SignIn {
       }
     } catch (cause) {
       const error = toAuthError(cause, 'sign-in');
+      const now = this.core.snapshot;
+      if (now.status !== 'signing-in') {
+        // Another tab's sign-in or sign-out reached this one meanwhile (or this tab signs out): that
+        // stands, with the failure beside it; the session it holds is not this sign-in's to clear.
+        if (now.status !== 'signing-out')
+          this.core.set(now.status, now.user, error, now.signOutReason);
+        return;
+      }
       if (prior !== null && this.core.epoch === epoch) {
         // A second sign-in (step-up, another account) failed: the first session is still good.
         this.core.set('authenticated', prior, error);
