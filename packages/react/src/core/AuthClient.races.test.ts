@@ -192,3 +192,55 @@ describe('a popup sign-in that fails after the session changed in another tab', 
     expect(storedUsers(storage)).toEqual([]);
   });
 });
+
+describe('a renewal and a popup sign-in at once', () => {
+  test('a renewal answered while a popup sign-in is open is stored as the session it renewed', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness({ refreshDelay: 100 });
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    vi.setSystemTime(Date.now() + 11_000);
+    const renewing = client.renew();
+    await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(1));
+    const { popup } = stubPopup();
+    const stepUp = client.signIn({ popup: true, prompt: 'login' });
+    const renewed = await renewing;
+    popup.closed = true;
+    await stepUp;
+    expect(client.getSnapshot().status).toBe('authenticated');
+    expect(client.getSnapshot().user?.access_token).toBe(renewed?.access_token);
+
+    // A reload finds the renewed session as this tab's: nothing to ask anyone.
+    client.dispose();
+    const reloaded = harness.createClient({ storage });
+    await reloaded.start();
+    expect(reloaded.getSnapshot().status).toBe('authenticated');
+    expect(reloaded.getSnapshot().user?.access_token).toBe(renewed?.access_token);
+    expect(harness.provider.count('refresh')).toBe(1);
+    expect(harness.silentAuthorizations).toEqual([]);
+  });
+
+  test('a popup sign-in that ends while a renewal is under way: the new session is what stays stored', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness({ refreshDelay: 300 });
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    vi.setSystemTime(Date.now() + 11_000);
+    const renewing = client.renew();
+    await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(1));
+    const { authorizeUrl } = stubPopup();
+    const stepUp = client.signIn({ popup: true, prompt: 'login' });
+    const { deliver } = landInPopup(harness.provider.authorize(await authorizeUrl()));
+    await harness.createClient({ storage: newStorage() }).start();
+    deliver();
+    await Promise.all([stepUp, renewing]);
+    const signedIn = client.getSnapshot().user;
+    expect(client.getSnapshot().status).toBe('authenticated');
+    expect(harness.provider.count('token')).toBe(2);
+
+    client.dispose();
+    const reloaded = harness.createClient({ storage });
+    await reloaded.start();
+    expect(reloaded.getSnapshot().user?.access_token).toBe(signedIn?.access_token);
+  });
+});

@@ -120,10 +120,15 @@ export class SignIn {
   async beginSession(user: User): Promise<void> {
     const session = this.core.incoming as string;
     this.core.incoming = null;
-    this.core.session = session;
+    // Under the lock, a renewal of the session before (under way here when the sign-in ended) has
+    // stored its answer as that session's: this sign-in's user is stored last, as this one's.
+    await this.core.withNamedLock('renew', async () => {
+      this.core.session = session;
+      await this.core.userStore().setTrusted(this.core.userKey(), user.toStorageString(), session);
+      await this.core.bookSession(session, user);
+    });
     // One session a client: the key pairs of sessions before this one bind nothing any tab keeps.
     await this.core.presenter.forgetKeys((other) => other !== session);
-    await this.core.withNamedLock('renew', () => this.core.bookSession(session, user));
     this.core.signedIn(user);
     this.core.parts.sharing.announce('signed-in', user);
   }
