@@ -141,6 +141,22 @@ describe('signing in again', () => {
     void client.signIn();
     await vi.waitFor(() => expect(harness.redirects).toHaveLength(2));
   });
+  test('a redirect that never leaves a page hidden at the time does not stay signing-in once it shows', async () => {
+    harness = createHarness();
+    const client = harness.createClient();
+    await client.start();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    void client.signIn();
+    await vi.advanceTimersByTimeAsync(100);
+    await vi.waitFor(() => expect(harness.redirects).toHaveLength(1));
+    const visibility = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(client.getSnapshot().status).toBe('signing-in');
+    visibility.mockReturnValue('visible');
+    document.dispatchEvent(new Event('visibilitychange'));
+    await vi.advanceTimersByTimeAsync(15_000);
+    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('unauthenticated'));
+  });
 });
 
 describe('a popup sign-in that fails after the session changed in another tab', () => {

@@ -90,7 +90,9 @@ export class SignIn {
     this.redirectWatch = setTimeout(() => {
       const visible =
         (globalThis as { document?: Document }).document?.visibilityState !== 'hidden';
-      if (this.core.snapshot.status !== 'signing-in' || !visible || this.core.stopped) return;
+      if (this.core.snapshot.status !== 'signing-in' || this.core.stopped) return;
+      // A hidden page may still be on its way out: look again later, rather than never.
+      if (!visible) return this.watchRedirect();
       this.signingIn = undefined;
       void this.core.tabSession.restore();
     }, 15_000);
