@@ -3,6 +3,7 @@ import {
   createHarness,
   landInPopup,
   newStorage,
+  storageText,
   storedUsers,
   stubPopup,
 } from '../../test/support/harness';
@@ -258,5 +259,51 @@ describe('a renewal and a popup sign-in at once', () => {
     const reloaded = harness.createClient({ storage });
     await reloaded.start();
     expect(reloaded.getSnapshot().user?.access_token).toBe(signedIn?.access_token);
+  });
+});
+
+describe('a sign-out while a sign-in is under way in the same tab', () => {
+  test.each([
+    ['signOut({ redirect: false })', false],
+    ['signOut() leaving for the provider', true],
+  ])('%s wins over a popup sign-in that succeeds after it', async (_, redirect) => {
+    harness = createHarness();
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    const { authorizeUrl } = stubPopup();
+    const stepUp = client.signIn({ popup: true, prompt: 'login' });
+    const authorize = await authorizeUrl();
+    const leaving = redirect ? harness.nextRedirect() : undefined;
+    const signingOut = client.signOut({ redirect });
+    if (leaving === undefined) await signingOut;
+    else await leaving;
+    const { deliver } = landInPopup(harness.provider.authorize(authorize));
+    await harness.createClient({ storage: newStorage() }).start();
+    deliver();
+    await expect(stepUp).resolves.toBeUndefined();
+    expect(harness.provider.count('token')).toBe(2);
+    expect(client.getSnapshot().status).toBe(redirect ? 'signing-out' : 'unauthenticated');
+    expect(storedUsers(storage)).toEqual([]);
+    expect(storageText(harness.shared)).not.toContain('oidc-kit:session:');
+  });
+
+  test('a session that expired meanwhile is no sign-out: the popup sign-in that succeeds after it stands', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness();
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    const { authorizeUrl } = stubPopup();
+    const stepUp = client.signIn({ popup: true, prompt: 'login' });
+    const authorize = await authorizeUrl();
+    harness.provider.revokeAllGrants();
+    vi.setSystemTime(Date.now() + 11_000);
+    await client.renew();
+    expect(client.getSnapshot().signOutReason).toBe('expired');
+    const { deliver } = landInPopup(harness.provider.authorize(authorize));
+    await harness.createClient({ storage: newStorage() }).start();
+    deliver();
+    await stepUp;
+    expect(client.getSnapshot().status).toBe('authenticated');
+    expect(storedUsers(storage)).toHaveLength(1);
   });
 });

@@ -49,7 +49,7 @@ export class SignIn {
         const user = await this.exchangeFresh(() =>
           this.core.userManager.signinPopup({ ...args, popupAbortOnClose: true }),
         );
-        await this.beginSession(user);
+        if (user !== undefined) await this.beginSession(user);
       } else {
         this.watchRedirect();
         tabMark(this.core, 'signing-in').write('redirect');
@@ -98,23 +98,38 @@ export class SignIn {
     }, 15_000);
   }
 
-  /** Runs a sign-in exchange whose user is stored as a new session of this tab. */
-  async exchangeFresh<T>(exchange: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a sign-in exchange whose user is stored as a new session of this tab. Its answer is
+   * dropped (undefined) when the tab signed out meanwhile, here or in another tab (rule 4).
+   */
+  async exchangeFresh<T>(exchange: () => Promise<T>): Promise<T | undefined> {
     const incoming = randomId();
+    const epoch = this.core.epoch;
     this.core.incoming = incoming;
     this.core.freshSignIn = true;
+    let result: T;
     try {
-      return await exchange();
+      result = await exchange();
     } catch (error) {
       // Not a fresh sign-in any more while its key is deleted (`UserChecks` reads it).
       this.core.freshSignIn = false;
-      // The token request may have carried a proof: its key pair binds no token anyone keeps.
-      if (this.core.presenter.proving) {
-        await this.core.presenter.forgetKeys((session) => session === incoming);
-      }
+      await this.forgetIncoming(incoming);
       throw error;
     } finally {
       this.core.freshSignIn = false;
+    }
+    // A session that expired meanwhile is no sign-out: the new one stands.
+    if (this.core.epoch === epoch || this.core.snapshot.signOutReason === 'expired') return result;
+    this.core.incoming = null;
+    await this.core.clearUser();
+    await this.forgetIncoming(incoming);
+    return undefined;
+  }
+
+  /** The token request may have carried a proof: its key pair binds no token anyone keeps. */
+  async forgetIncoming(incoming: string): Promise<void> {
+    if (this.core.presenter.proving) {
+      await this.core.presenter.forgetKeys((session) => session === incoming);
     }
   }
 
