@@ -287,6 +287,26 @@ describe('a sign-out while a sign-in is under way in the same tab', () => {
     expect(storageText(harness.shared)).not.toContain('oidc-kit:session:');
   });
 
+  test('a sign-out in another tab wins over a popup sign-in that succeeds after it', async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    const other = harness.createClient();
+    await other.start();
+    const { authorizeUrl } = stubPopup();
+    const stepUp = client.signIn({ popup: true, prompt: 'login' });
+    const authorize = await authorizeUrl();
+    await other.signOut({ redirect: false });
+    await vi.waitFor(() => expect(client.getSnapshot().signOutReason).toBe('elsewhere'));
+    const { deliver } = landInPopup(harness.provider.authorize(authorize));
+    await harness.createClient({ storage: newStorage() }).start();
+    deliver();
+    await stepUp;
+    expect(client.getSnapshot().status).toBe('unauthenticated');
+    expect(storedUsers(storage)).toEqual([]);
+    expect(storageText(harness.shared)).not.toContain('oidc-kit:session:');
+  });
+
   test('a session that expired meanwhile is no sign-out: the popup sign-in that succeeds after it stands', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     harness = createHarness();
