@@ -262,6 +262,22 @@ describe('the state machine', () => {
     );
   });
 
+  test.each(['user', 'idle'] as const)(
+    'a page restored from the back-forward cache after leaving to sign out (%s) reads why, so a guard does not sign it straight back in',
+    async (reason) => {
+      harness = createHarness();
+      const { client } = await harness.signIn(harness.createClient());
+      const leaving = harness.nextRedirect();
+      void client.signOut({ reason });
+      await leaving;
+      window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+      expect(client.getSnapshot()).toMatchObject({
+        status: 'unauthenticated',
+        signOutReason: reason,
+      });
+    },
+  );
+
   test('a page restored from the back-forward cache drops the watch of the redirect it left on', async () => {
     harness = createHarness();
     const client = harness.createClient();

@@ -1,4 +1,5 @@
 import type { User } from 'oidc-client-ts';
+import { tabMark } from './arrival';
 import { assertIssuer } from './assertIssuer';
 import type { StoredUser } from './CheckedUserStore';
 import { authError, isAuthError } from './errors';
@@ -30,7 +31,14 @@ export class TabSession {
       this.core.parts.signIn.stopWatching();
       this.core.parts.signIn.signingIn = undefined;
       this.core.parts.signOut.signingOut = undefined;
-      if (status === 'signing-out') this.core.set('unauthenticated', null, null);
+      if (status === 'signing-out') {
+        // Signed out here before it left: the page reads why, as the signed-out page would (a guard
+        // that took it for a visitor never signed in would send it straight back to sign in).
+        const marks = tabMark(this.core, 'signed-out');
+        const reason = marks.read() === 'idle' ? 'idle' : 'user';
+        marks.remove();
+        this.core.set('unauthenticated', null, null, reason);
+      }
       if (status === 'signing-in') void this.restore();
       this.recheck();
     };
