@@ -160,6 +160,31 @@ describe('signing in again', () => {
   });
 });
 
+describe('signing out', () => {
+  test('a sign-out redirect that never leaves the page does not stay signing-out', async () => {
+    harness = createHarness();
+    const { client } = await harness.signIn(harness.createClient());
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const leaving = harness.nextRedirect();
+    void client.signOut();
+    await vi.advanceTimersByTimeAsync(100);
+    await leaving;
+    expect(client.getSnapshot().status).toBe('signing-out');
+    await vi.advanceTimersByTimeAsync(15_000);
+    await vi.waitFor(() =>
+      expect(client.getSnapshot()).toMatchObject({
+        status: 'unauthenticated',
+        signOutReason: 'user',
+      }),
+    );
+    // Signing out again reaches the provider again, rather than joining the one that never left.
+    const again = harness.nextRedirect();
+    void client.signOut();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(await again).toMatch(/\/logout\?/);
+  });
+});
+
 describe('a popup sign-in that fails after the session changed in another tab', () => {
   /** A popup sign-in on `opener`; `fail()` lands the popup on the provider's access_denied. */
   async function popupUnderWay(opener: ReturnType<Harness['createClient']>) {

@@ -76,25 +76,30 @@ export class SignIn {
     }
   }
 
-  /**
-   * A redirect that never happens (a `beforeunload` prompt answered "stay", a blocked navigation)
-   * must not leave the page signing in forever.
-   */
   /** Stops watching for a redirect that never happens. */
   stopWatching(): void {
     clearTimeout(this.redirectWatch);
   }
 
-  watchRedirect(): void {
+  /**
+   * A redirect that never happens (a `beforeunload` prompt answered "stay", a blocked navigation)
+   * must not leave the page `leaving` (signing in, or out) forever: `stayed` settles it.
+   */
+  watchRedirect(
+    leaving: 'signing-in' | 'signing-out' = 'signing-in',
+    stayed = () => {
+      this.signingIn = undefined;
+      void this.core.tabSession.restore();
+    },
+  ): void {
     clearTimeout(this.redirectWatch);
     this.redirectWatch = setTimeout(() => {
       const visible =
         (globalThis as { document?: Document }).document?.visibilityState !== 'hidden';
-      if (this.core.snapshot.status !== 'signing-in' || this.core.stopped) return;
+      if (this.core.snapshot.status !== leaving || this.core.stopped) return;
       // A hidden page may still be on its way out: look again later, rather than never.
-      if (!visible) return this.watchRedirect();
-      this.signingIn = undefined;
-      void this.core.tabSession.restore();
+      if (!visible) return this.watchRedirect(leaving, stayed);
+      stayed();
     }, 15_000);
   }
 
