@@ -540,6 +540,28 @@ describe('a signed-out session stays signed out in every tab, whenever that tab 
   });
 });
 
+describe('a signed-out page restored from the back-forward cache', () => {
+  test('takes the session signed in elsewhere while it was away', async () => {
+    harness = createHarness();
+    let frozen = false;
+    const restored = harness.createClient({
+      storage: newStorage(),
+      environment: { createChannel: harness.deafenableChannel(() => frozen) },
+    });
+    await restored.start();
+    expect(restored.getSnapshot().status).toBe('unauthenticated');
+    // Frozen in the cache: it hears nothing while another tab signs in.
+    frozen = true;
+    const { client } = await harness.signIn(harness.createClient());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(restored.getSnapshot().status).toBe('unauthenticated');
+    frozen = false;
+    window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    await vi.waitFor(() => expect(restored.getSnapshot().status).toBe('authenticated'));
+    expect(restored.getSnapshot().user?.access_token).toBe(client.getSnapshot().user?.access_token);
+  });
+});
+
 describe('config', () => {
   test('disablePKCE: true is refused, in the config and on a ready-made UserManager', async () => {
     harness = createHarness();

@@ -40,7 +40,8 @@ export class TabSession {
         this.core.set('unauthenticated', null, null, reason);
       }
       if (status === 'signing-in') void this.restore();
-      this.recheck();
+      // The record may have changed unheard (no message nor storage event reaches a cached page).
+      this.recheck(true);
     };
     const onVisible = () => {
       if ((globalThis as { document?: Document }).document?.visibilityState === 'hidden') return;
