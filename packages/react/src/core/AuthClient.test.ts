@@ -393,6 +393,44 @@ describe('bounds', () => {
   });
 });
 
+describe('bounds, per session', () => {
+  /** Lets the wall clock run, a second at a time, until the provider saw `count` refreshes. */
+  async function untilRefreshes(count: number, seconds: number): Promise<void> {
+    for (let second = 0; second < seconds; second += 1) {
+      if (harness.provider.count('refresh') >= count) break;
+      await vi.advanceTimersByTimeAsync(1000);
+    }
+    expect(harness.provider.count('refresh')).toBe(count);
+  }
+
+  test('tokens renewed in another tab give this tab its retries again', async () => {
+    harness = createHarness();
+    const { client } = await harness.signIn(harness.createClient());
+    const other = harness.createClient();
+    await other.start();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      harness.provider.options.refreshStatus = 503;
+      await expect(client.renew()).rejects.toMatchObject({ code: 'renew_failed' });
+      await untilRefreshes(4, 60); // three retries, then none until the tokens expire
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(harness.provider.count('refresh')).toBe(4);
+      // The provider is back, and the other tab renews: this tab takes the fresh tokens.
+      harness.provider.options.refreshStatus = undefined;
+      const before = client.getSnapshot().user?.access_token;
+      await other.renew();
+      await vi.waitFor(() => expect(client.getSnapshot().user?.access_token).not.toBe(before));
+      // A passing failure of these fresh tokens is retried with backoff again, not only at expiry.
+      harness.provider.options.refreshStatus = 503;
+      await vi.advanceTimersByTimeAsync(10_000);
+      await expect(client.renew()).rejects.toMatchObject({ code: 'renew_failed' });
+      await untilRefreshes(7, 15);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('a ready-made UserManager', () => {
   test('is driven with the same checks', async () => {
     harness = createHarness({ idTokenClaims: (claims) => ({ ...claims, aud: 'someone-else' }) });
