@@ -394,15 +394,6 @@ describe('bounds', () => {
 });
 
 describe('bounds, per session', () => {
-  /** Lets the wall clock run, a second at a time, until the provider saw `count` refreshes. */
-  async function untilRefreshes(count: number, seconds: number): Promise<void> {
-    for (let second = 0; second < seconds; second += 1) {
-      if (harness.provider.count('refresh') >= count) break;
-      await vi.advanceTimersByTimeAsync(1000);
-    }
-    expect(harness.provider.count('refresh')).toBe(count);
-  }
-
   test('tokens renewed in another tab give this tab its retries again', async () => {
     harness = createHarness();
     const { client } = await harness.signIn(harness.createClient());
@@ -412,7 +403,17 @@ describe('bounds, per session', () => {
     try {
       harness.provider.options.refreshStatus = 503;
       await expect(client.renew()).rejects.toMatchObject({ code: 'renew_failed' });
-      await untilRefreshes(4, 60); // three retries, then none until the tokens expire
+      // Its three retries (as in the test above), then none until the tokens expire.
+      for (const [wait, attempts] of [
+        [10_000, 2],
+        [12_500, 3],
+        [25_000, 4],
+      ] as const) {
+        const failed = client.getSnapshot().error;
+        await vi.advanceTimersByTimeAsync(wait);
+        await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(attempts));
+        await vi.waitFor(() => expect(client.getSnapshot().error).not.toBe(failed));
+      }
       await vi.advanceTimersByTimeAsync(60_000);
       expect(harness.provider.count('refresh')).toBe(4);
       // The provider is back, and the other tab renews: this tab takes the fresh tokens.
@@ -424,7 +425,9 @@ describe('bounds, per session', () => {
       harness.provider.options.refreshStatus = 503;
       await vi.advanceTimersByTimeAsync(10_000);
       await expect(client.renew()).rejects.toMatchObject({ code: 'renew_failed' });
-      await untilRefreshes(7, 15);
+      expect(harness.provider.count('refresh')).toBe(6);
+      await vi.advanceTimersByTimeAsync(10_000);
+      await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(7));
     } finally {
       vi.useRealTimers();
     }
