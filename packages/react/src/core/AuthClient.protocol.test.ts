@@ -850,4 +850,30 @@ describe("storage: 'memory' and revocation", () => {
       ).toHaveLength(1),
     );
   });
+
+  test('the tab that holds it revokes it also when the removed record reaches it before the message', async () => {
+    harness = createHarness();
+    // As in a browser: the record's removal reaches the other tabs as a storage event, here at once.
+    const remove = harness.shared.removeItem.bind(harness.shared);
+    harness.shared.removeItem = (key) => {
+      remove(key);
+      window.dispatchEvent(new StorageEvent('storage', { key }));
+    };
+    const memory = { storage: 'memory' as const };
+    const { client: holder, storage } = await signedInTab({ config: memory });
+    const [key] = storedUsers(storage);
+    const refreshToken = (
+      JSON.parse(storage.getItem(key as string) as string) as { refresh_token: string }
+    ).refresh_token;
+    const follower = await openTab(newStorage(), memory);
+    await follower.signOut({ revokeTokens: true, redirect: false });
+    await vi.waitFor(() => expect(holder.getSnapshot().status).toBe('unauthenticated'));
+    await vi.waitFor(() =>
+      expect(
+        harness.provider.requests.filter(
+          (request) => request.endpoint === 'revoke' && request.body?.get('token') === refreshToken,
+        ),
+      ).toHaveLength(1),
+    );
+  });
 });

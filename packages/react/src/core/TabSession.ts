@@ -75,8 +75,10 @@ export class TabSession {
     }
     if (status !== 'authenticated') return;
     if (record !== null && record.session === this.core.session) return;
+    const user = this.core.snapshot.user;
     const ended = this.core.leave();
     if (record === null) {
+      if (ended !== null && user !== null) this.core.parts.sharing.ended = { session: ended, user };
       // The record may go before the message that says why: an idle sign-out marks the idle
       // record first, and an expiry its own mark, in the same storage, so the mark is here by now.
       const idle = ended !== null && this.core.idleClock?.endedFor(ended) === true;
