@@ -123,6 +123,19 @@ describe('every ID-token check fails on its own, and nothing is stored', () => {
     expect(harness.provider.count('token')).toBe(0);
   });
 
+  test.each([
+    ['after the right one', (url: URL) => url.searchParams.append('iss', 'https://evil.example')],
+    [
+      'with the right value twice',
+      (url: URL) => url.searchParams.append('iss', url.searchParams.get('iss') as string),
+    ],
+  ])('callback_iss (RFC 9207): a repeated iss is refused (%s)', async (_, tamper) => {
+    const { client, storage } = await landOnCallback({ issParameter: true }, tamper);
+    expect(client.getSnapshot().error?.check).toBe('callback_iss');
+    expect(harness.provider.count('token')).toBe(0);
+    expectNothingLeft(storage);
+  });
+
   test('callback_iss (RFC 9207): the right iss passes', async () => {
     const { client } = await landOnCallback({ issParameter: true });
     expect(client.getSnapshot().status).toBe('authenticated');

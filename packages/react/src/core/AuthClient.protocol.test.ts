@@ -540,6 +540,28 @@ describe('a signed-out session stays signed out in every tab, whenever that tab 
   });
 });
 
+describe('a signed-out page restored from the back-forward cache', () => {
+  test('takes the session signed in elsewhere while it was away', async () => {
+    harness = createHarness();
+    let frozen = false;
+    const restored = harness.createClient({
+      storage: newStorage(),
+      environment: { createChannel: harness.deafenableChannel(() => frozen) },
+    });
+    await restored.start();
+    expect(restored.getSnapshot().status).toBe('unauthenticated');
+    // Frozen in the cache: it hears nothing while another tab signs in.
+    frozen = true;
+    const { client } = await harness.signIn(harness.createClient());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(restored.getSnapshot().status).toBe('unauthenticated');
+    frozen = false;
+    window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    await vi.waitFor(() => expect(restored.getSnapshot().status).toBe('authenticated'));
+    expect(restored.getSnapshot().user?.access_token).toBe(client.getSnapshot().user?.access_token);
+  });
+});
+
 describe('config', () => {
   test('disablePKCE: true is refused, in the config and on a ready-made UserManager', async () => {
     harness = createHarness();
@@ -818,6 +840,32 @@ describe("storage: 'memory' and revocation", () => {
     expect(refreshToken).toMatch(/^rt-/);
     const follower = await openTab(newStorage(), memory);
     expect(follower.getSnapshot().user?.refresh_token).toBeUndefined();
+    await follower.signOut({ revokeTokens: true, redirect: false });
+    await vi.waitFor(() => expect(holder.getSnapshot().status).toBe('unauthenticated'));
+    await vi.waitFor(() =>
+      expect(
+        harness.provider.requests.filter(
+          (request) => request.endpoint === 'revoke' && request.body?.get('token') === refreshToken,
+        ),
+      ).toHaveLength(1),
+    );
+  });
+
+  test('the tab that holds it revokes it also when the removed record reaches it before the message', async () => {
+    harness = createHarness();
+    // As in a browser: the record's removal reaches the other tabs as a storage event, here at once.
+    const remove = harness.shared.removeItem.bind(harness.shared);
+    harness.shared.removeItem = (key) => {
+      remove(key);
+      window.dispatchEvent(new StorageEvent('storage', { key }));
+    };
+    const memory = { storage: 'memory' as const };
+    const { client: holder, storage } = await signedInTab({ config: memory });
+    const [key] = storedUsers(storage);
+    const refreshToken = (
+      JSON.parse(storage.getItem(key as string) as string) as { refresh_token: string }
+    ).refresh_token;
+    const follower = await openTab(newStorage(), memory);
     await follower.signOut({ revokeTokens: true, redirect: false });
     await vi.waitFor(() => expect(holder.getSnapshot().status).toBe('unauthenticated'));
     await vi.waitFor(() =>

@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { createHarness, newStorage, storedUsers } from '../../test/support/harness';
+import {
+  createHarness,
+  landInPopup,
+  newStorage,
+  storageText,
+  storedUsers,
+  stubPopup,
+} from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
 
 let harness: Harness;
@@ -134,5 +141,214 @@ describe('signing in again', () => {
     await vi.waitFor(() => expect(client.getSnapshot().status).toBe('unauthenticated'));
     void client.signIn();
     await vi.waitFor(() => expect(harness.redirects).toHaveLength(2));
+  });
+  test('a redirect that never leaves a page hidden at the time does not stay signing-in once it shows', async () => {
+    harness = createHarness();
+    const client = harness.createClient();
+    await client.start();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    void client.signIn();
+    await vi.advanceTimersByTimeAsync(100);
+    await vi.waitFor(() => expect(harness.redirects).toHaveLength(1));
+    const visibility = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(client.getSnapshot().status).toBe('signing-in');
+    visibility.mockReturnValue('visible');
+    document.dispatchEvent(new Event('visibilitychange'));
+    await vi.advanceTimersByTimeAsync(15_000);
+    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('unauthenticated'));
+  });
+});
+
+describe('signing out', () => {
+  test('a sign-out redirect that never leaves the page does not stay signing-out', async () => {
+    harness = createHarness();
+    const { client } = await harness.signIn(harness.createClient());
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const leaving = harness.nextRedirect();
+    void client.signOut();
+    await vi.advanceTimersByTimeAsync(100);
+    await leaving;
+    expect(client.getSnapshot().status).toBe('signing-out');
+    await vi.advanceTimersByTimeAsync(15_000);
+    await vi.waitFor(() =>
+      expect(client.getSnapshot()).toMatchObject({
+        status: 'unauthenticated',
+        signOutReason: 'user',
+      }),
+    );
+    // Signing out again reaches the provider again, rather than joining the one that never left.
+    const again = harness.nextRedirect();
+    void client.signOut();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(await again).toMatch(/\/logout\?/);
+  });
+});
+
+describe('a popup sign-in that fails after the session changed in another tab', () => {
+  /** A popup sign-in on `opener`; `fail()` lands the popup on the provider's access_denied. */
+  async function popupUnderWay(opener: ReturnType<Harness['createClient']>) {
+    const { authorizeUrl } = stubPopup();
+    const signingIn = opener.signIn({ popup: true, prompt: 'login' });
+    const authorize = await authorizeUrl();
+    async function fail(): Promise<void> {
+      const { deliver } = landInPopup(
+        harness.provider.authorize(authorize, undefined, 'access_denied'),
+      );
+      await harness.createClient({ storage: newStorage() }).start();
+      deliver();
+    }
+    return { signingIn, fail };
+  }
+
+  test("a signed-out tab that took another tab's sign-in meanwhile keeps that session", async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    const tab = harness.createClient({ storage });
+    await tab.start();
+    const { signingIn, fail } = await popupUnderWay(tab);
+    await harness.signIn(harness.createClient());
+    await vi.waitFor(() => expect(tab.getSnapshot().status).toBe('authenticated'));
+    const adopted = tab.getSnapshot().user;
+    await fail();
+    await expect(signingIn).resolves.toBeUndefined();
+    expect(tab.getSnapshot().status).toBe('authenticated');
+    expect(tab.getSnapshot().user).toBe(adopted);
+    expect(tab.getSnapshot().error?.code).toBe('provider_error');
+    expect(storedUsers(storage)).toHaveLength(1);
+  });
+
+  test('a step-up whose session was signed out in another tab meanwhile ends signed out, with its error', async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    const other = harness.createClient();
+    await other.start();
+    const { signingIn, fail } = await popupUnderWay(client);
+    await other.signOut({ redirect: false });
+    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('unauthenticated'));
+    await fail();
+    await expect(signingIn).resolves.toBeUndefined();
+    expect(client.getSnapshot().status).toBe('unauthenticated');
+    expect(client.getSnapshot().error?.code).toBe('provider_error');
+    expect(storedUsers(storage)).toEqual([]);
+  });
+});
+
+describe('a renewal and a popup sign-in at once', () => {
+  test('a renewal answered while a popup sign-in is open is stored as the session it renewed', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness({ refreshDelay: 100 });
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    vi.setSystemTime(Date.now() + 11_000);
+    const renewing = client.renew();
+    await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(1));
+    const { popup } = stubPopup();
+    const stepUp = client.signIn({ popup: true, prompt: 'login' });
+    const renewed = await renewing;
+    popup.closed = true;
+    await stepUp;
+    expect(client.getSnapshot().status).toBe('authenticated');
+    expect(client.getSnapshot().user?.access_token).toBe(renewed?.access_token);
+
+    // A reload finds the renewed session as this tab's: nothing to ask anyone.
+    client.dispose();
+    const reloaded = harness.createClient({ storage });
+    await reloaded.start();
+    expect(reloaded.getSnapshot().status).toBe('authenticated');
+    expect(reloaded.getSnapshot().user?.access_token).toBe(renewed?.access_token);
+    expect(harness.provider.count('refresh')).toBe(1);
+    expect(harness.silentAuthorizations).toEqual([]);
+  });
+
+  test('a popup sign-in that ends while a renewal is under way: the new session is what stays stored', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness({ refreshDelay: 300 });
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    vi.setSystemTime(Date.now() + 11_000);
+    const renewing = client.renew();
+    await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(1));
+    const { authorizeUrl } = stubPopup();
+    const stepUp = client.signIn({ popup: true, prompt: 'login' });
+    const { deliver } = landInPopup(harness.provider.authorize(await authorizeUrl()));
+    await harness.createClient({ storage: newStorage() }).start();
+    deliver();
+    await Promise.all([stepUp, renewing]);
+    const signedIn = client.getSnapshot().user;
+    expect(client.getSnapshot().status).toBe('authenticated');
+    expect(harness.provider.count('token')).toBe(2);
+
+    client.dispose();
+    const reloaded = harness.createClient({ storage });
+    await reloaded.start();
+    expect(reloaded.getSnapshot().user?.access_token).toBe(signedIn?.access_token);
+  });
+});
+
+describe('a sign-out while a sign-in is under way in the same tab', () => {
+  test.each([
+    ['signOut({ redirect: false })', false],
+    ['signOut() leaving for the provider', true],
+  ])('%s wins over a popup sign-in that succeeds after it', async (_, redirect) => {
+    harness = createHarness();
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    const { authorizeUrl } = stubPopup();
+    const stepUp = client.signIn({ popup: true, prompt: 'login' });
+    const authorize = await authorizeUrl();
+    const leaving = redirect ? harness.nextRedirect() : undefined;
+    const signingOut = client.signOut({ redirect });
+    if (leaving === undefined) await signingOut;
+    else await leaving;
+    const { deliver } = landInPopup(harness.provider.authorize(authorize));
+    await harness.createClient({ storage: newStorage() }).start();
+    deliver();
+    await expect(stepUp).resolves.toBeUndefined();
+    expect(harness.provider.count('token')).toBe(2);
+    expect(client.getSnapshot().status).toBe(redirect ? 'signing-out' : 'unauthenticated');
+    expect(storedUsers(storage)).toEqual([]);
+    expect(storageText(harness.shared)).not.toContain('oidc-kit:session:');
+  });
+
+  test('a sign-out in another tab wins over a popup sign-in that succeeds after it', async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    const other = harness.createClient();
+    await other.start();
+    const { authorizeUrl } = stubPopup();
+    const stepUp = client.signIn({ popup: true, prompt: 'login' });
+    const authorize = await authorizeUrl();
+    await other.signOut({ redirect: false });
+    await vi.waitFor(() => expect(client.getSnapshot().signOutReason).toBe('elsewhere'));
+    const { deliver } = landInPopup(harness.provider.authorize(authorize));
+    await harness.createClient({ storage: newStorage() }).start();
+    deliver();
+    await stepUp;
+    expect(client.getSnapshot().status).toBe('unauthenticated');
+    expect(storedUsers(storage)).toEqual([]);
+    expect(storageText(harness.shared)).not.toContain('oidc-kit:session:');
+  });
+
+  test('a session that expired meanwhile is no sign-out: the popup sign-in that succeeds after it stands', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness();
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    const { authorizeUrl } = stubPopup();
+    const stepUp = client.signIn({ popup: true, prompt: 'login' });
+    const authorize = await authorizeUrl();
+    harness.provider.revokeAllGrants();
+    vi.setSystemTime(Date.now() + 11_000);
+    await client.renew();
+    expect(client.getSnapshot().signOutReason).toBe('expired');
+    const { deliver } = landInPopup(harness.provider.authorize(authorize));
+    await harness.createClient({ storage: newStorage() }).start();
+    deliver();
+    await stepUp;
+    expect(client.getSnapshot().status).toBe('authenticated');
+    expect(storedUsers(storage)).toHaveLength(1);
   });
 });

@@ -262,6 +262,22 @@ describe('the state machine', () => {
     );
   });
 
+  test.each(['user', 'idle'] as const)(
+    'a page restored from the back-forward cache after leaving to sign out (%s) reads why, so a guard does not sign it straight back in',
+    async (reason) => {
+      harness = createHarness();
+      const { client } = await harness.signIn(harness.createClient());
+      const leaving = harness.nextRedirect();
+      void client.signOut({ reason });
+      await leaving;
+      window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+      expect(client.getSnapshot()).toMatchObject({
+        status: 'unauthenticated',
+        signOutReason: reason,
+      });
+    },
+  );
+
   test('a page restored from the back-forward cache drops the watch of the redirect it left on', async () => {
     harness = createHarness();
     const client = harness.createClient();
@@ -371,6 +387,47 @@ describe('bounds', () => {
       await vi.waitFor(() => expect(client.getSnapshot().status).toBe('unauthenticated'));
       expect(harness.provider.count('refresh')).toBe(5);
       expect(client.getSnapshot().error?.code).toBe('session_expired');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('bounds, per session', () => {
+  test('tokens renewed in another tab give this tab its retries again', async () => {
+    harness = createHarness();
+    const { client } = await harness.signIn(harness.createClient());
+    const other = harness.createClient();
+    await other.start();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      harness.provider.options.refreshStatus = 503;
+      await expect(client.renew()).rejects.toMatchObject({ code: 'renew_failed' });
+      // Its three retries (as in the test above), then none until the tokens expire.
+      for (const [wait, attempts] of [
+        [10_000, 2],
+        [12_500, 3],
+        [25_000, 4],
+      ] as const) {
+        const failed = client.getSnapshot().error;
+        await vi.advanceTimersByTimeAsync(wait);
+        await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(attempts));
+        await vi.waitFor(() => expect(client.getSnapshot().error).not.toBe(failed));
+      }
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(harness.provider.count('refresh')).toBe(4);
+      // The provider is back, and the other tab renews: this tab takes the fresh tokens.
+      harness.provider.options.refreshStatus = undefined;
+      const before = client.getSnapshot().user?.access_token;
+      await other.renew();
+      await vi.waitFor(() => expect(client.getSnapshot().user?.access_token).not.toBe(before));
+      // A passing failure of these fresh tokens is retried with backoff again, not only at expiry.
+      harness.provider.options.refreshStatus = 503;
+      await vi.advanceTimersByTimeAsync(10_000);
+      await expect(client.renew()).rejects.toMatchObject({ code: 'renew_failed' });
+      expect(harness.provider.count('refresh')).toBe(6);
+      await vi.advanceTimersByTimeAsync(10_000);
+      await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(7));
     } finally {
       vi.useRealTimers();
     }

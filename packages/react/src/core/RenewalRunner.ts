@@ -238,6 +238,11 @@ export class RenewalRunner {
         ],
       );
     }
+    if (this.core.freshSignIn) {
+      // The store took this answer for the sign-in under way here (see `storedSession`): it is
+      // this session's, which a failed sign-in keeps (a sign-in that ends stores its own last).
+      await this.core.userStore().setTrusted(this.core.userKey(), user.toStorageString(), session);
+    }
     await this.core.parts.guard.settle(session, this.core.refreshTokenOf(user));
     this.core.signedIn(user);
     this.core.parts.sharing.announce('renewed', user);

@@ -148,6 +148,8 @@ export class SessionCore {
 
   signedIn(user: User): void {
     this.set('authenticated', user, null);
+    // Fresh tokens (renewed here or elsewhere, a new session): the bounded retries start over.
+    this.renewal.renewRetries = 0;
     this.renewal.scheduleRenewal(user);
   }
 

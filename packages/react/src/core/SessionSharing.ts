@@ -13,6 +13,9 @@ import type { TabMessage } from './tabSync';
 export class SessionSharing {
   constructor(private readonly core: SessionCore) {}
 
+  /** The session this tab last saw end by its record alone, and its user (see `signed-out`). */
+  ended: { session: string; user: User } | undefined;
+
   /**
    * Takes a session another tab shared, when it is the session the record names and its ID token
    * passes the checks (signature included when verification is on). Returns the user, or null.
@@ -96,9 +99,18 @@ export class SessionSharing {
         if (shared !== null) this.core.signedIn(shared);
         return;
       }
-      case 'signed-out':
+      case 'signed-out': {
+        const ended = this.ended;
+        if (message.session !== this.core.session) {
+          // Its record went first (a storage event), and this tab ended it then: the revocation
+          // the message asks for is still this tab's (with memory storage, only it holds the token).
+          if (message.revoke === true && ended?.session === message.session) {
+            this.ended = undefined;
+            await this.core.parts.signOut.revoke(ended.user);
+          }
+          return;
+        }
         // Whatever this tab is doing (a step-up under way too), the session it holds is over.
-        if (message.session !== this.core.session) return;
         this.core.leave();
         await this.core.clearUser();
         if (message.reason === 'idle') {
@@ -115,6 +127,7 @@ export class SessionSharing {
         // Best effort, once the session is gone here, as in the tab that signed out.
         if (message.revoke === true && user !== null) await this.core.parts.signOut.revoke(user);
         return;
+      }
       case 'idle':
         this.core.idleClock?.onIdleMessage(message);
         return;

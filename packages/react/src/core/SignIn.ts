@@ -49,7 +49,7 @@ export class SignIn {
         const user = await this.exchangeFresh(() =>
           this.core.userManager.signinPopup({ ...args, popupAbortOnClose: true }),
         );
-        await this.beginSession(user);
+        if (user !== undefined) await this.beginSession(user);
       } else {
         this.watchRedirect();
         tabMark(this.core, 'signing-in').write('redirect');
@@ -57,6 +57,14 @@ export class SignIn {
       }
     } catch (cause) {
       const error = toAuthError(cause, 'sign-in');
+      const now = this.core.snapshot;
+      if (now.status !== 'signing-in') {
+        // Another tab's sign-in or sign-out reached this one meanwhile (or this tab signs out): that
+        // stands, with the failure beside it; the session it holds is not this sign-in's to clear.
+        if (now.status !== 'signing-out')
+          this.core.set(now.status, now.user, error, now.signOutReason);
+        return;
+      }
       if (prior !== null && this.core.epoch === epoch) {
         // A second sign-in (step-up, another account) failed: the first session is still good.
         this.core.set('authenticated', prior, error);
@@ -68,43 +76,65 @@ export class SignIn {
     }
   }
 
-  /**
-   * A redirect that never happens (a `beforeunload` prompt answered "stay", a blocked navigation)
-   * must not leave the page signing in forever.
-   */
   /** Stops watching for a redirect that never happens. */
   stopWatching(): void {
     clearTimeout(this.redirectWatch);
   }
 
-  watchRedirect(): void {
+  /**
+   * A redirect that never happens (a `beforeunload` prompt answered "stay", a blocked navigation)
+   * must not leave the page `leaving` (signing in, or out) forever: `stayed` settles it.
+   */
+  watchRedirect(
+    leaving: 'signing-in' | 'signing-out' = 'signing-in',
+    stayed = () => {
+      this.signingIn = undefined;
+      void this.core.tabSession.restore();
+    },
+  ): void {
     clearTimeout(this.redirectWatch);
     this.redirectWatch = setTimeout(() => {
       const visible =
         (globalThis as { document?: Document }).document?.visibilityState !== 'hidden';
-      if (this.core.snapshot.status !== 'signing-in' || !visible || this.core.stopped) return;
-      this.signingIn = undefined;
-      void this.core.tabSession.restore();
+      if (this.core.snapshot.status !== leaving || this.core.stopped) return;
+      // A hidden page may still be on its way out: look again later, rather than never.
+      if (!visible) return this.watchRedirect(leaving, stayed);
+      stayed();
     }, 15_000);
   }
 
-  /** Runs a sign-in exchange whose user is stored as a new session of this tab. */
-  async exchangeFresh<T>(exchange: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a sign-in exchange whose user is stored as a new session of this tab. Its answer is
+   * dropped (undefined) when the tab signed out meanwhile, here or in another tab (rule 4).
+   */
+  async exchangeFresh<T>(exchange: () => Promise<T>): Promise<T | undefined> {
     const incoming = randomId();
+    const epoch = this.core.epoch;
     this.core.incoming = incoming;
     this.core.freshSignIn = true;
+    let result: T;
     try {
-      return await exchange();
+      result = await exchange();
     } catch (error) {
       // Not a fresh sign-in any more while its key is deleted (`UserChecks` reads it).
       this.core.freshSignIn = false;
-      // The token request may have carried a proof: its key pair binds no token anyone keeps.
-      if (this.core.presenter.proving) {
-        await this.core.presenter.forgetKeys((session) => session === incoming);
-      }
+      await this.forgetIncoming(incoming);
       throw error;
     } finally {
       this.core.freshSignIn = false;
+    }
+    // A session that expired meanwhile is no sign-out: the new one stands.
+    if (this.core.epoch === epoch || this.core.snapshot.signOutReason === 'expired') return result;
+    this.core.incoming = null;
+    await this.core.clearUser();
+    await this.forgetIncoming(incoming);
+    return undefined;
+  }
+
+  /** The token request may have carried a proof: its key pair binds no token anyone keeps. */
+  async forgetIncoming(incoming: string): Promise<void> {
+    if (this.core.presenter.proving) {
+      await this.core.presenter.forgetKeys((session) => session === incoming);
     }
   }
 
@@ -112,10 +142,15 @@ export class SignIn {
   async beginSession(user: User): Promise<void> {
     const session = this.core.incoming as string;
     this.core.incoming = null;
-    this.core.session = session;
+    // Under the lock, a renewal of the session before (under way here when the sign-in ended) has
+    // stored its answer as that session's: this sign-in's user is stored last, as this one's.
+    await this.core.withNamedLock('renew', async () => {
+      this.core.session = session;
+      await this.core.userStore().setTrusted(this.core.userKey(), user.toStorageString(), session);
+      await this.core.bookSession(session, user);
+    });
     // One session a client: the key pairs of sessions before this one bind nothing any tab keeps.
     await this.core.presenter.forgetKeys((other) => other !== session);
-    await this.core.withNamedLock('renew', () => this.core.bookSession(session, user));
     this.core.signedIn(user);
     this.core.parts.sharing.announce('signed-in', user);
   }

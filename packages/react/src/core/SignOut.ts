@@ -81,6 +81,10 @@ export class SignOut {
     };
     try {
       if (returnTo !== undefined) tabMark(this.core, 'signed-out').write(reason);
+      this.core.parts.signIn.watchRedirect('signing-out', () => {
+        this.signingOut = undefined;
+        this.core.set('unauthenticated', null, null, reason);
+      });
       await this.core.userManager.signoutRedirect(args);
     } catch (cause) {
       tabMark(this.core, 'signed-out').remove();

@@ -1,4 +1,5 @@
 import type { User } from 'oidc-client-ts';
+import { tabMark } from './arrival';
 import { assertIssuer } from './assertIssuer';
 import type { StoredUser } from './CheckedUserStore';
 import { authError, isAuthError } from './errors';
@@ -30,9 +31,17 @@ export class TabSession {
       this.core.parts.signIn.stopWatching();
       this.core.parts.signIn.signingIn = undefined;
       this.core.parts.signOut.signingOut = undefined;
-      if (status === 'signing-out') this.core.set('unauthenticated', null, null);
+      if (status === 'signing-out') {
+        // Signed out here before it left: the page reads why, as the signed-out page would (a guard
+        // that took it for a visitor never signed in would send it straight back to sign in).
+        const marks = tabMark(this.core, 'signed-out');
+        const reason = marks.read() === 'idle' ? 'idle' : 'user';
+        marks.remove();
+        this.core.set('unauthenticated', null, null, reason);
+      }
       if (status === 'signing-in') void this.restore();
-      this.recheck();
+      // The record may have changed unheard (no message nor storage event reaches a cached page).
+      this.recheck(true);
     };
     const onVisible = () => {
       if ((globalThis as { document?: Document }).document?.visibilityState === 'hidden') return;
@@ -66,8 +75,10 @@ export class TabSession {
     }
     if (status !== 'authenticated') return;
     if (record !== null && record.session === this.core.session) return;
+    const user = this.core.snapshot.user;
     const ended = this.core.leave();
     if (record === null) {
+      if (ended !== null && user !== null) this.core.parts.sharing.ended = { session: ended, user };
       // The record may go before the message that says why: an idle sign-out marks the idle
       // record first, and an expiry its own mark, in the same storage, so the mark is here by now.
       const idle = ended !== null && this.core.idleClock?.endedFor(ended) === true;

@@ -18,14 +18,17 @@ export class UserChecks {
       unknown
     >;
     const announced = metadata.authorization_response_iss_parameter_supported;
-    const iss = params.get('iss');
-    if (iss === null ? announced !== true : iss === issuer) return;
+    // A parameter given twice (RFC 6749 3.1: never) leaves unsaid which one was meant: refused.
+    const [iss = null, ...more] = params.getAll('iss');
+    if (more.length === 0 && (iss === null ? announced !== true : iss === issuer)) return;
     throw idTokenInvalid(
       'callback_iss',
       process.env.NODE_ENV !== 'production' &&
-        (iss === null
-          ? 'the provider announces RFC 9207 but the callback has no `iss` parameter.'
-          : `the callback's \`iss\` ${JSON.stringify(iss)} is not the provider's ${JSON.stringify(issuer)}.`),
+        (more.length > 0
+          ? 'the callback has more than one `iss` parameter.'
+          : iss === null
+            ? 'the provider announces RFC 9207 but the callback has no `iss` parameter.'
+            : `the callback's \`iss\` ${JSON.stringify(iss)} is not the provider's ${JSON.stringify(issuer)}.`),
     );
   }
 
