@@ -9,6 +9,7 @@ import {
   landInPopup,
   newStorage,
   recordStatuses,
+  storageText,
   storedUsers,
   stubPopup,
 } from '../../test/support/harness';
@@ -455,6 +456,35 @@ describe('a ready-made UserManager', () => {
     await client.start();
     expect(client.getSnapshot().error?.check).toBe('aud');
     expect(await client.userManager.getUser()).toBeNull();
+    client.dispose();
+  });
+
+  test("with storage: 'memory', keeps the refresh token out of web storage (its own store is not used)", async () => {
+    harness = createHarness();
+    const starter = harness.createClient();
+    const waiting = harness.nextRedirect();
+    void starter.signIn();
+    history.replaceState(null, '', harness.provider.authorize(await waiting));
+    // The UserManager's default user store is sessionStorage.
+    const client = new AuthClient(
+      {
+        userManager: new UserManager({
+          authority: harness.provider.issuer,
+          client_id: 'app',
+          redirect_uri: `${appOrigin}/callback`,
+          stateStore: new WebStorageStateStore({ store: localStorage }),
+        }),
+        storage: 'memory',
+      },
+      { navigate: () => undefined, createChannel: () => null },
+    );
+    await client.start();
+    expect(client.getSnapshot().status).toBe('authenticated');
+    const held = await client.userManager.getUser();
+    expect(held?.refresh_token).toMatch(/^rt-/);
+    const refreshToken = /(?<![\w-])rt-[\w-]+/;
+    expect(storageText(sessionStorage)).not.toMatch(refreshToken);
+    expect(storageText(localStorage)).not.toMatch(refreshToken);
     client.dispose();
   });
 

@@ -30,7 +30,13 @@ export function createUserManager(
 ): { manager: UserManager; store: CheckedUserStore } {
   if (given !== undefined) {
     const settings = given.settings as unknown as { userStore: CheckedUserStore };
-    const store = new CheckedUserStore(settings.userStore, check, session);
+    // `storage: 'memory'` holds here too: the manager's own store is web storage by default, and
+    // would keep the refresh token there (session protocol, rule 2).
+    const inner =
+      config.storage === 'memory'
+        ? new WebStorageStateStore({ store: new InMemoryWebStorage() })
+        : settings.userStore;
+    const store = new CheckedUserStore(inner, check, session);
     settings.userStore = store;
     given.stopSilentRenew();
     return { manager: given, store };
