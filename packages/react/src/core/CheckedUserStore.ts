@@ -1,17 +1,9 @@
 import { User } from 'oidc-client-ts';
 import type { StateStore } from 'oidc-client-ts';
+import { sessionField } from './storedUser';
 
 /** Checks a user about to be stored; throws to refuse it. `previous` is the user stored now. */
 export type UserCheck = (user: User, previous: User | null) => Promise<void>;
-
-/** A stored user and the id of the session it belongs to (null when it names none). */
-export interface StoredUser {
-  readonly user: User;
-  readonly session: string | null;
-}
-
-// Kept beside the user's fields in its storage string; oidc-client-ts ignores unknown fields.
-const sessionField = 'oidc_kit_session';
 
 /**
  * The user store oidc-kit gives oidc-client-ts: every user that oidc-client-ts stores (after a
@@ -38,17 +30,6 @@ export class CheckedUserStore implements StateStore {
   async setTrusted(key: string, value: string, session = this.session()): Promise<void> {
     const fields = JSON.parse(value) as Record<string, unknown>;
     await this.inner.set(key, JSON.stringify({ ...fields, [sessionField]: session }));
-  }
-
-  /** The stored user with its session id, or null. */
-  async read(key: string): Promise<StoredUser | null> {
-    const stored = await this.inner.get(key);
-    if (!stored) return null;
-    const session = (JSON.parse(stored) as Record<string, unknown>)[sessionField];
-    return {
-      user: User.fromStorageString(stored),
-      session: typeof session === 'string' ? session : null,
-    };
   }
 
   get(key: string): Promise<string | null> {

@@ -1,11 +1,12 @@
-import { OidcClient } from 'oidc-client-ts';
-import type { User, UserManager } from 'oidc-client-ts';
+import { OidcClient, User } from 'oidc-client-ts';
+import type { UserManager } from 'oidc-client-ts';
 import { isCallback, isSignOutReturn, tabMark } from './arrival';
 import type { AuthSnapshot } from './authState';
 import type { AuthClientEnvironment } from './clientOptions';
 import { browserStorage } from './browserStorage';
+import { sessionField } from './storedUser';
 import type { CheckedUserStore } from './CheckedUserStore';
-import type { StoredUser } from './CheckedUserStore';
+import type { StoredUser } from './storedUser';
 import type { ResolvedAuthConfig } from './config';
 import type { AuthError } from './errors';
 import { createParts } from './parts';
@@ -189,8 +190,15 @@ export class SessionCore {
       .catch(() => undefined);
   }
 
-  readStored(): Promise<StoredUser | null> {
-    return this.userStore().read(this.userKey());
+  /** The stored user with the id of its session, or null. */
+  async readStored(): Promise<StoredUser | null> {
+    const stored = await this.userStore().get(this.userKey());
+    if (!stored) return null;
+    const session = (JSON.parse(stored) as Record<string, unknown>)[sessionField];
+    return {
+      user: User.fromStorageString(stored),
+      session: typeof session === 'string' ? session : null,
+    };
   }
 
   userStore(): CheckedUserStore {

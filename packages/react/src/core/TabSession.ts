@@ -1,7 +1,7 @@
 import type { User } from 'oidc-client-ts';
 import { tabMark } from './arrival';
 import { assertIssuer } from './assertIssuer';
-import type { StoredUser } from './CheckedUserStore';
+import type { StoredUser } from './storedUser';
 import { authError, isAuthError } from './errors';
 import type { AuthError } from './errors';
 import type { SessionRecord } from './sessionRecord';
