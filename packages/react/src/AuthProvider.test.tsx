@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { useEffect } from 'react';
+import { StrictMode, useEffect } from 'react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { appOrigin, createHarness } from '../test/support/harness';
 import { unhandledRejectionsDuring } from '../test/support/unhandledRejections';
@@ -149,6 +149,24 @@ describe('AuthProvider', () => {
       </AuthProvider>,
     );
     expect(screen.getByLabelText('status').textContent).toBe('error (config_invalid)');
+  });
+
+  test('in production, a wrong configuration is logged to the console once (a deploy with a wrong setting leaves a trace)', () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    render(
+      <StrictMode>
+        <AuthProvider config={withoutClientId}>
+          <Status />
+        </AuthProvider>
+      </StrictMode>,
+    );
+    expect(screen.getByLabelText('status').textContent).toBe('error (config_invalid)');
+    const configErrors = logged.mock.calls.filter(
+      ([error]) => (error as { code?: unknown } | null)?.code === 'config_invalid',
+    );
+    expect(configErrors.length).toBeGreaterThanOrEqual(1);
+    expect(configErrors[0]?.[0]).toMatchObject({ field: 'client_id' });
   });
 
   test('in production, actions on a wrong configuration settle as the state says, never reject', async () => {

@@ -79,9 +79,9 @@ function createClient(props: AuthProviderProps): {
     return { client, configError: null };
   } catch (error) {
     if (!isAuthError(error, 'config_invalid')) throw error;
-    // Loud in development (a panel in place of the app, and the console), the error state in
-    // production.
-    if (process.env.NODE_ENV !== 'production') console.error(error);
+    // Loud in development (a panel in place of the app), the error state in production; the
+    // console in both, so that a deploy with a wrong setting does not fail without a trace.
+    console.error(error);
     return { client: failedClient(error), configError: error };
   }
 }

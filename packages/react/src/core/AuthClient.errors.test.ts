@@ -468,6 +468,24 @@ describe('a wrong authority is named, with the URL tried', () => {
     expect(error?.message).toMatch(/exactly the issuer/);
   });
 
+  test('a wrong authority found at run time is logged once, in production too (a deploy with a wrong setting leaves a trace)', async () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    harness = createHarness();
+    const client = harness.createClient({ config: { authority: `${harness.provider.issuer}/` } });
+    await client.start();
+    await vi.waitFor(() => expect(client.getSnapshot().error?.code).toBe('config_invalid'));
+    await client.signIn();
+    expect(client.getSnapshot().error?.code).toBe('config_invalid');
+    const configErrors = logged.mock.calls.filter(([error]) =>
+      isAuthError(error, 'config_invalid'),
+    );
+    expect(configErrors.length).toBeGreaterThanOrEqual(1);
+    expect(configErrors[0]?.[0]).toMatchObject({ field: 'authority' });
+    // One line per failure found, not one per state change that carries it.
+    expect(configErrors.length).toBeLessThanOrEqual(2);
+  });
+
   test('an unreachable provider is network, naming the URL; not flagged at startup', async () => {
     harness = createHarness({ unreachable: true });
     const client = harness.createClient();

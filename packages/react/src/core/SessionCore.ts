@@ -8,6 +8,7 @@ import { sessionField } from './storedUser';
 import type { CheckedUserStore } from './CheckedUserStore';
 import type { StoredUser } from './storedUser';
 import type { ResolvedAuthConfig } from './config';
+import { isAuthError } from './errors';
 import type { AuthError } from './errors';
 import { createParts } from './parts';
 import type { Parts } from './parts';
@@ -104,8 +105,12 @@ export class SessionCore {
   }
 
   /** Moves the state, which the client holds (see `StateStore.set`), with the user published. */
-  set: StateStore['set'] = (status, user, error, signOutReason) =>
+  set: StateStore['set'] = (status, user, error, signOutReason) => {
+    // A wrong setting found at run time (the issuer, the discovery document, DPoP) is logged in
+    // every build, as the constructor's are: no user can fix it, and the page says little.
+    if (isAuthError(error, 'config_invalid') && error !== this.snapshot.error) console.error(error);
     this.authState.set(status, user && this.publish(user), error, signOutReason);
+  };
 
   /** In memory storage: the user the app reads, by the user the engine holds. */
   private readonly published = new WeakMap<User, User>();
