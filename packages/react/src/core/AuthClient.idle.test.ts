@@ -333,3 +333,46 @@ describe('idle sign-out across tabs', () => {
     expect(listen).not.toHaveBeenCalled();
   });
 });
+
+describe('idle sign-out, adversarial', () => {
+  test('a clock set back (an hour) does not keep an idle session open for that hour', async () => {
+    const { a, b } = await twoTabs();
+    await vi.advanceTimersByTimeAsync(10_000);
+    vi.setSystemTime(Date.now() - 3_600_000);
+    await vi.advanceTimersByTimeAsync(59_000);
+    expect([status(a), status(b)]).toEqual(['warning', 'warning']);
+    await vi.advanceTimersByTimeAsync(2_000);
+    await vi.waitFor(() => {
+      expect(a.getSnapshot().status).not.toBe('authenticated');
+      expect(b.getSnapshot().status).not.toBe('authenticated');
+    });
+  });
+
+  test('after a clock set back, input in one tab still keeps the other one alive', async () => {
+    const { a, b, inputs } = await twoTabs();
+    await vi.advanceTimersByTimeAsync(10_000);
+    input(inputs[1]);
+    vi.setSystemTime(Date.now() - 3_600_000);
+    for (let second = 0; second < 150; second += 1) {
+      await vi.advanceTimersByTimeAsync(1_000);
+      input(inputs[1]);
+    }
+    expect([status(a), status(b)]).toEqual(['active', 'active']);
+    expect(a.getSnapshot().status).toBe('authenticated');
+  });
+
+  test('a tab that signs out itself (it missed the message) lands on the signed-out page once', async () => {
+    let deaf = false;
+    const { a, b, pages } = await twoTabs(defaultIdle, { lag: 1_000, secondDeaf: () => deaf });
+    await vi.advanceTimersByTimeAsync(59_000);
+    deaf = true;
+    await vi.advanceTimersByTimeAsync(8_000);
+    await vi.waitFor(() => {
+      expect(a.getSnapshot().status).not.toBe('authenticated');
+      expect(b.getSnapshot().status).not.toBe('authenticated');
+    });
+    await vi.advanceTimersByTimeAsync(6_000);
+    const follower = a.getSnapshot().status === 'signing-out' ? pages[1] : pages[0];
+    expect(follower).toEqual(['/signed-out']);
+  });
+});

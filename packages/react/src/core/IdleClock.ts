@@ -38,6 +38,7 @@ export class IdleClock {
   /** When this tab last shared its input. */
   private shared = 0;
   private pendingShare: ReturnType<typeof setTimeout> | undefined;
+  private step: ReturnType<typeof setTimeout> | undefined;
   private readonly undo: (() => void)[] = [];
 
   constructor(
@@ -65,7 +66,7 @@ export class IdleClock {
   }
 
   stop(): void {
-    this.timer.cancel();
+    this.cancel();
     clearTimeout(this.pendingShare);
     for (const undo of this.undo.splice(0)) undo();
     this.showIdle(null);
@@ -106,7 +107,7 @@ export class IdleClock {
     const session = this.core.session;
     if (this.core.snapshot.status !== 'authenticated' || session === null) {
       const timed = this.last !== null;
-      this.timer.cancel();
+      this.cancel();
       this.last = null;
       this.showIdle(null);
       // Signed out for inactivity by another tab: this one lands on the signed-out page too.
@@ -171,7 +172,15 @@ export class IdleClock {
   private deadline(last: IdleRecord): number {
     const stored = this.readShared();
     if (stored?.session === last.session) this.remember(stored.at);
-    return (this.last as IdleRecord).at + this.idle.timeout;
+    const now = Date.now();
+    // Input "after now" was timed before the clock was set back: it counts as made now, in every
+    // tab, or an idle session would stay open for as long as the clock went back.
+    if ((this.last as IdleRecord).at > now) {
+      this.last = { session: last.session, at: now };
+      this.writeShared(this.last);
+      this.shared = now;
+    }
+    return this.last.at + this.idle.timeout;
   }
 
   /** Where the clock stands now: active until the warning, the warning until the end, the end. */
@@ -183,13 +192,29 @@ export class IdleClock {
     const now = Date.now();
     if (now >= deadline) {
       void this.end();
-    } else if (now >= warnAt) {
-      this.showIdle({ status: 'warning', deadline });
-      this.timer.schedule(deadline, () => this.check());
-    } else {
-      this.showIdle({ status: 'active', deadline });
-      this.timer.schedule(warnAt, () => this.check());
+      return;
     }
+    const warning = now >= warnAt;
+    this.showIdle({ status: warning ? 'warning' : 'active', deadline });
+    this.timer.schedule(warning ? deadline : warnAt, () => this.check());
+    this.watch(now);
+  }
+
+  /**
+   * The timer waits for a time on the clock, which a clock set back puts off by as much: only a
+   * step of a second's time sees the clock run backwards.
+   */
+  private watch(seen: number): void {
+    clearTimeout(this.step);
+    this.step = setTimeout(
+      () => (Date.now() < seen ? this.check() : this.watch(Date.now())),
+      1_000,
+    );
+  }
+
+  private cancel(): void {
+    this.timer.cancel();
+    clearTimeout(this.step);
   }
 
   private showIdle(next: IdleSnapshot | null): void {
@@ -200,7 +225,7 @@ export class IdleClock {
   }
 
   private async end(): Promise<void> {
-    this.timer.cancel();
+    this.cancel();
     const session = this.core.session;
     if (session === null || this.core.snapshot.status !== 'authenticated') return;
     // Every tab reaches the end at once: the first to take the lock signs out at the provider; the
