@@ -375,4 +375,14 @@ describe('idle sign-out, adversarial', () => {
     const follower = a.getSnapshot().status === 'signing-out' ? pages[1] : pages[0];
     expect(follower).toEqual(['/signed-out']);
   });
+
+  test('a timeout shorter than the 5 s between shares: input in one tab keeps the other signed in', async () => {
+    const { a, b, inputs } = await twoTabs({ timeout: 4_000, warning: 1_000 });
+    for (let step = 0; step < 40; step += 1) {
+      await vi.advanceTimersByTimeAsync(500);
+      input(inputs[1]);
+    }
+    expect(a.getSnapshot().status).toBe('authenticated');
+    expect(b.getSnapshot().status).toBe('authenticated');
+  });
 });

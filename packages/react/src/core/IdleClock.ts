@@ -12,7 +12,7 @@ const inputEvents = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'touchsta
 /** How long the tab that signs out at the provider keeps the others from doing the same (ms). */
 const holdIdleLock = 5_000;
 
-/** At most one shared write and one tab message about activity per this many ms. */
+/** At most one shared write and one tab message about activity per this many ms (or timeout / 2). */
 const shareEvery = 5_000;
 
 /** The last input of a session, shared by the tabs (in the shared storage and by message). */
@@ -129,12 +129,14 @@ export class IdleClock {
     if (this.overdue()) return this.check();
     const now = Date.now();
     this.last = { session: this.last.session, at: now };
-    if (now - this.shared >= shareEvery) {
+    // Sooner under a short timeout: another tab must hear of input before its end comes.
+    const every = Math.min(shareEvery, this.idle.timeout / 2);
+    if (now - this.shared >= every) {
       this.share(now);
     } else {
       this.pendingShare ??= setTimeout(
         () => this.last !== null && this.share(this.last.at),
-        this.shared + shareEvery - now,
+        this.shared + every - now,
       );
     }
   }
