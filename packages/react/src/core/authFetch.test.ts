@@ -163,6 +163,19 @@ describe('authFetch', () => {
     expect(apiCalls()).toHaveLength(1);
   });
 
+  test('an abort while a slow renewal runs rejects at once, not when the renewal ends', async () => {
+    const client = await signedIn();
+    harness.provider.expireAccessTokens();
+    harness.provider.options.tokenDelay = 3_000;
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = client.fetch(`${harness.provider.apiOrigin}/me`, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(apiCalls()).toHaveLength(1);
+  });
+
   test('renews before sending when the token is about to expire', async () => {
     harness = createHarness({ accessTokenTtl: 3 });
     const { client } = await harness.signIn(harness.createClient());
