@@ -182,7 +182,7 @@ export class IdleClock {
       this.writeShared(this.last);
       this.shared = now;
     }
-    return this.last.at + this.idle.timeout;
+    return (this.last as IdleRecord).at + this.idle.timeout;
   }
 
   /** Where the clock stands now: active until the warning, the warning until the end, the end. */
