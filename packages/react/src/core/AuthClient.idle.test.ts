@@ -16,7 +16,7 @@ const defaultIdle = { timeout: 60_000, warning: 20_000 };
 /** Two signed-in tabs with idle sign-out, each with its own input, on a fake clock. */
 async function twoTabs(
   idle: { timeout: number; warning?: number } = defaultIdle,
-  options: { lag?: number; secondDeaf?: () => boolean } = {},
+  options: { lag?: number; secondDeaf?: () => boolean; shared?: (shared: Storage) => Storage } = {},
 ) {
   harness = createHarness();
   const inputs = [new EventTarget(), new EventTarget()] as const;
@@ -26,7 +26,9 @@ async function twoTabs(
   const locks = createLockManager();
   const views =
     options.lag === undefined
-      ? undefined
+      ? options.shared === undefined
+        ? undefined
+        : ([options.shared(harness.shared), options.shared(harness.shared)] as const)
       : laggingViews(harness.shared, options.lag, (key) => key.startsWith('oidc-kit:idle:'));
   const firstStorage = newStorage();
   const { client: first } = await harness.signIn(harness.createClient({ config: { idle } }), {
@@ -382,6 +384,38 @@ describe('idle sign-out, adversarial', () => {
       await vi.advanceTimersByTimeAsync(500);
       input(inputs[1]);
     }
+    expect(a.getSnapshot().status).toBe('authenticated');
+    expect(b.getSnapshot().status).toBe('authenticated');
+  });
+
+  test('a full localStorage (quota exceeded) does not keep input from reaching the other tabs', async () => {
+    let full = false;
+    const quota = (shared: Storage): Storage =>
+      new Proxy(shared, {
+        get(target, name) {
+          if (name === 'setItem') {
+            return (key: string, value: string) => {
+              if (full)
+                throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+              target.setItem(key, value);
+            };
+          }
+          const value = Reflect.get(target, name) as unknown;
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+    const { a, b, inputs } = await twoTabs(defaultIdle, { shared: quota });
+    full = true;
+    const errors: unknown[] = [];
+    for (let second = 0; second < 120; second += 1) {
+      await vi.advanceTimersByTimeAsync(1_000);
+      try {
+        input(inputs[1]);
+      } catch (error) {
+        errors.push(error);
+      }
+    }
+    expect(errors).toEqual([]);
     expect(a.getSnapshot().status).toBe('authenticated');
     expect(b.getSnapshot().status).toBe('authenticated');
   });

@@ -266,8 +266,13 @@ export class IdleClock {
     return this.core.records().storage;
   }
 
+  /** Best effort: a full storage (quota) must not keep the message from the other tabs. */
   private writeShared(record: IdleRecord): void {
-    this.sharedStorage()?.setItem(this.core.storageKey('idle'), JSON.stringify(record));
+    try {
+      this.sharedStorage()?.setItem(this.core.storageKey('idle'), JSON.stringify(record));
+    } catch {
+      // The other tabs still hear the message.
+    }
   }
 
   private readShared(): IdleRecord | null {
