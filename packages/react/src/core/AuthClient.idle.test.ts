@@ -419,4 +419,22 @@ describe('idle sign-out, adversarial', () => {
     expect(a.getSnapshot().status).toBe('authenticated');
     expect(b.getSnapshot().status).toBe('authenticated');
   });
+
+  test('a tab opened during the warning shows it too, with the same end; "stay" there ends it everywhere', async () => {
+    const { a, b } = await twoTabs();
+    await vi.advanceTimersByTimeAsync(45_000);
+    const c = harness.createClient({ storage: newStorage(), config: { idle: defaultIdle } });
+    const starting = c.start();
+    for (let step = 0; step < 20 && c.idle.getSnapshot().deadline === null; step += 1) {
+      await vi.advanceTimersByTimeAsync(50);
+    }
+    await starting;
+    expect(c.getSnapshot().status).toBe('authenticated');
+    expect(c.idle.getSnapshot()).toEqual(a.idle.getSnapshot());
+    expect(status(c)).toBe('warning');
+    c.idle.stay();
+    await vi.waitFor(() =>
+      expect([status(a), status(b), status(c)]).toEqual(['active', 'active', 'active']),
+    );
+  });
 });
