@@ -244,6 +244,27 @@ describe('DPoP (RFC 9449) with a provider that advertises it', () => {
     expect(calls).toBe(2);
   });
 
+  test('a nonce the server sends on the answer to the nonce retry is kept for the next request', async () => {
+    const { client } = await signedIn();
+    const nonces: unknown[] = [];
+    const api = vi.fn(async (request: Request) => {
+      const { nonce } = decodeJwt(request.headers.get('DPoP') as string);
+      nonces.push(nonce);
+      if (nonce === undefined) {
+        return new Response(null, {
+          status: 401,
+          headers: { 'WWW-Authenticate': 'DPoP error="use_dpop_nonce"', 'DPoP-Nonce': 'n1' },
+        });
+      }
+      // Each answer carries the nonce to use next (RFC 9449 §8.2).
+      return Response.json({ ok: true }, { headers: { 'DPoP-Nonce': `${String(nonce)}+` } });
+    });
+    const authFetch = createAuthFetch(client, [harness.provider.apiOrigin], api as typeof fetch);
+    expect((await authFetch(`${harness.provider.apiOrigin}/me`)).status).toBe(200);
+    expect((await authFetch(`${harness.provider.apiOrigin}/me`)).status).toBe(200);
+    expect(nonces).toEqual([undefined, 'n1', 'n1+']);
+  });
+
   test("the provider's token-endpoint nonce is used for later token requests: the refresh token is presented once", async () => {
     const { client } = await signedIn({ dpop: true, dpopNonce: true });
     expect(client.getSnapshot().user?.token_type).toBe('DPoP');

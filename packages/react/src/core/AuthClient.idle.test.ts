@@ -16,7 +16,7 @@ const defaultIdle = { timeout: 60_000, warning: 20_000 };
 /** Two signed-in tabs with idle sign-out, each with its own input, on a fake clock. */
 async function twoTabs(
   idle: { timeout: number; warning?: number } = defaultIdle,
-  options: { lag?: number; secondDeaf?: () => boolean } = {},
+  options: { lag?: number; secondDeaf?: () => boolean; shared?: (shared: Storage) => Storage } = {},
 ) {
   harness = createHarness();
   const inputs = [new EventTarget(), new EventTarget()] as const;
@@ -26,7 +26,9 @@ async function twoTabs(
   const locks = createLockManager();
   const views =
     options.lag === undefined
-      ? undefined
+      ? options.shared === undefined
+        ? undefined
+        : ([options.shared(harness.shared), options.shared(harness.shared)] as const)
       : laggingViews(harness.shared, options.lag, (key) => key.startsWith('oidc-kit:idle:'));
   const firstStorage = newStorage();
   const { client: first } = await harness.signIn(harness.createClient({ config: { idle } }), {
@@ -331,5 +333,108 @@ describe('idle sign-out across tabs', () => {
     expect(client.getSnapshot().status).toBe('authenticated');
     expect(client.idle.getSnapshot()).toEqual({ status: 'active', deadline: null });
     expect(listen).not.toHaveBeenCalled();
+  });
+});
+
+describe('idle sign-out, adversarial', () => {
+  test('a clock set back (an hour) does not keep an idle session open for that hour', async () => {
+    const { a, b } = await twoTabs();
+    await vi.advanceTimersByTimeAsync(10_000);
+    vi.setSystemTime(Date.now() - 3_600_000);
+    await vi.advanceTimersByTimeAsync(59_000);
+    expect([status(a), status(b)]).toEqual(['warning', 'warning']);
+    await vi.advanceTimersByTimeAsync(2_000);
+    await vi.waitFor(() => {
+      expect(a.getSnapshot().status).not.toBe('authenticated');
+      expect(b.getSnapshot().status).not.toBe('authenticated');
+    });
+  });
+
+  test('after a clock set back, input in one tab still keeps the other one alive', async () => {
+    const { a, b, inputs } = await twoTabs();
+    await vi.advanceTimersByTimeAsync(10_000);
+    input(inputs[1]);
+    vi.setSystemTime(Date.now() - 3_600_000);
+    for (let second = 0; second < 150; second += 1) {
+      await vi.advanceTimersByTimeAsync(1_000);
+      input(inputs[1]);
+    }
+    expect([status(a), status(b)]).toEqual(['active', 'active']);
+    expect(a.getSnapshot().status).toBe('authenticated');
+  });
+
+  test('a tab that signs out itself (it missed the message) lands on the signed-out page once', async () => {
+    let deaf = false;
+    const { a, b, pages } = await twoTabs(defaultIdle, { lag: 1_000, secondDeaf: () => deaf });
+    await vi.advanceTimersByTimeAsync(59_000);
+    deaf = true;
+    await vi.advanceTimersByTimeAsync(8_000);
+    await vi.waitFor(() => {
+      expect(a.getSnapshot().status).not.toBe('authenticated');
+      expect(b.getSnapshot().status).not.toBe('authenticated');
+    });
+    await vi.advanceTimersByTimeAsync(6_000);
+    const follower = a.getSnapshot().status === 'signing-out' ? pages[1] : pages[0];
+    expect(follower).toEqual(['/signed-out']);
+  });
+
+  test('a timeout shorter than the 5 s between shares: input in one tab keeps the other signed in', async () => {
+    const { a, b, inputs } = await twoTabs({ timeout: 4_000, warning: 1_000 });
+    for (let step = 0; step < 40; step += 1) {
+      await vi.advanceTimersByTimeAsync(500);
+      input(inputs[1]);
+    }
+    expect(a.getSnapshot().status).toBe('authenticated');
+    expect(b.getSnapshot().status).toBe('authenticated');
+  });
+
+  test('a full localStorage (quota exceeded) does not keep input from reaching the other tabs', async () => {
+    let full = false;
+    const quota = (shared: Storage): Storage =>
+      new Proxy(shared, {
+        get(target, name) {
+          if (name === 'setItem') {
+            return (key: string, value: string) => {
+              if (full)
+                throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+              target.setItem(key, value);
+            };
+          }
+          const value = Reflect.get(target, name) as unknown;
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+    const { a, b, inputs } = await twoTabs(defaultIdle, { shared: quota });
+    full = true;
+    const errors: unknown[] = [];
+    for (let second = 0; second < 120; second += 1) {
+      await vi.advanceTimersByTimeAsync(1_000);
+      try {
+        input(inputs[1]);
+      } catch (error) {
+        errors.push(error);
+      }
+    }
+    expect(errors).toEqual([]);
+    expect(a.getSnapshot().status).toBe('authenticated');
+    expect(b.getSnapshot().status).toBe('authenticated');
+  });
+
+  test('a tab opened during the warning shows it too, with the same end; "stay" there ends it everywhere', async () => {
+    const { a, b } = await twoTabs();
+    await vi.advanceTimersByTimeAsync(45_000);
+    const c = harness.createClient({ storage: newStorage(), config: { idle: defaultIdle } });
+    const starting = c.start();
+    for (let step = 0; step < 20 && c.idle.getSnapshot().deadline === null; step += 1) {
+      await vi.advanceTimersByTimeAsync(50);
+    }
+    await starting;
+    expect(c.getSnapshot().status).toBe('authenticated');
+    expect(c.idle.getSnapshot()).toEqual(a.idle.getSnapshot());
+    expect(status(c)).toBe('warning');
+    c.idle.stay();
+    await vi.waitFor(() =>
+      expect([status(a), status(b), status(c)]).toEqual(['active', 'active', 'active']),
+    );
   });
 });

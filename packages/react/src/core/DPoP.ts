@@ -101,9 +101,13 @@ export class DPoP {
       referrerPolicy: asked.referrerPolicy,
     });
     const again = request.clone();
+    const origin = new URL(request.url).origin;
     const attempt = async (sent: Request) => {
       for (const [name, value] of Object.entries(await sign(sent))) sent.headers.set(name, value);
-      return send(sent);
+      const answer = await send(sent);
+      const nonce = answer.headers.get('DPoP-Nonce');
+      if (nonce !== null) this.nonces.set(origin, nonce);
+      return answer;
     };
     const response = await attempt(request);
     if (
@@ -114,10 +118,8 @@ export class DPoP {
         `oidc-kit: ${request.url} answered with a redirect, which a DPoP-bound request does not follow (its proof is for that URL only). Call the final URL.`,
       );
     }
-    const nonce = response.headers.get('DPoP-Nonce');
-    if (nonce === null) return response;
-    this.nonces.set(new URL(request.url).origin, nonce);
-    if (!this.core.presenter.asksForNonce(response)) return response;
+    if (response.headers.get('DPoP-Nonce') === null || !this.core.presenter.asksForNonce(response))
+      return response;
     await response.body?.cancel();
     return attempt(again);
   }

@@ -12,7 +12,7 @@ const inputEvents = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'touchsta
 /** How long the tab that signs out at the provider keeps the others from doing the same (ms). */
 const holdIdleLock = 5_000;
 
-/** At most one shared write and one tab message about activity per this many ms. */
+/** At most one shared write and one tab message about activity per this many ms (or timeout / 2). */
 const shareEvery = 5_000;
 
 /** The last input of a session, shared by the tabs (in the shared storage and by message). */
@@ -38,6 +38,7 @@ export class IdleClock {
   /** When this tab last shared its input. */
   private shared = 0;
   private pendingShare: ReturnType<typeof setTimeout> | undefined;
+  private step: ReturnType<typeof setTimeout> | undefined;
   private readonly undo: (() => void)[] = [];
 
   constructor(
@@ -65,7 +66,7 @@ export class IdleClock {
   }
 
   stop(): void {
-    this.timer.cancel();
+    this.cancel();
     clearTimeout(this.pendingShare);
     for (const undo of this.undo.splice(0)) undo();
     this.showIdle(null);
@@ -106,7 +107,7 @@ export class IdleClock {
     const session = this.core.session;
     if (this.core.snapshot.status !== 'authenticated' || session === null) {
       const timed = this.last !== null;
-      this.timer.cancel();
+      this.cancel();
       this.last = null;
       this.showIdle(null);
       // Signed out for inactivity by another tab: this one lands on the signed-out page too.
@@ -128,12 +129,14 @@ export class IdleClock {
     if (this.overdue()) return this.check();
     const now = Date.now();
     this.last = { session: this.last.session, at: now };
-    if (now - this.shared >= shareEvery) {
+    // Sooner under a short timeout: another tab must hear of input before its end comes.
+    const every = Math.min(shareEvery, this.idle.timeout / 2);
+    if (now - this.shared >= every) {
       this.share(now);
     } else {
       this.pendingShare ??= setTimeout(
         () => this.last !== null && this.share(this.last.at),
-        this.shared + shareEvery - now,
+        this.shared + every - now,
       );
     }
   }
@@ -171,6 +174,14 @@ export class IdleClock {
   private deadline(last: IdleRecord): number {
     const stored = this.readShared();
     if (stored?.session === last.session) this.remember(stored.at);
+    const now = Date.now();
+    // Input "after now" was timed before the clock was set back: it counts as made now, in every
+    // tab, or an idle session would stay open for as long as the clock went back.
+    if ((this.last as IdleRecord).at > now) {
+      this.last = { session: last.session, at: now };
+      this.writeShared(this.last);
+      this.shared = now;
+    }
     return (this.last as IdleRecord).at + this.idle.timeout;
   }
 
@@ -183,13 +194,29 @@ export class IdleClock {
     const now = Date.now();
     if (now >= deadline) {
       void this.end();
-    } else if (now >= warnAt) {
-      this.showIdle({ status: 'warning', deadline });
-      this.timer.schedule(deadline, () => this.check());
-    } else {
-      this.showIdle({ status: 'active', deadline });
-      this.timer.schedule(warnAt, () => this.check());
+      return;
     }
+    const warning = now >= warnAt;
+    this.showIdle({ status: warning ? 'warning' : 'active', deadline });
+    this.timer.schedule(warning ? deadline : warnAt, () => this.check());
+    this.watch(now);
+  }
+
+  /**
+   * The timer waits for a time on the clock, which a clock set back puts off by as much: only a
+   * step of a second's time sees the clock run backwards.
+   */
+  private watch(seen: number): void {
+    clearTimeout(this.step);
+    this.step = setTimeout(
+      () => (Date.now() < seen ? this.check() : this.watch(Date.now())),
+      1_000,
+    );
+  }
+
+  private cancel(): void {
+    this.timer.cancel();
+    clearTimeout(this.step);
   }
 
   private showIdle(next: IdleSnapshot | null): void {
@@ -200,7 +227,7 @@ export class IdleClock {
   }
 
   private async end(): Promise<void> {
-    this.timer.cancel();
+    this.cancel();
     const session = this.core.session;
     if (session === null || this.core.snapshot.status !== 'authenticated') return;
     // Every tab reaches the end at once: the first to take the lock signs out at the provider; the
@@ -239,8 +266,13 @@ export class IdleClock {
     return this.core.records().storage;
   }
 
+  /** Best effort: a full storage (quota) must not keep the message from the other tabs. */
   private writeShared(record: IdleRecord): void {
-    this.sharedStorage()?.setItem(this.core.storageKey('idle'), JSON.stringify(record));
+    try {
+      this.sharedStorage()?.setItem(this.core.storageKey('idle'), JSON.stringify(record));
+    } catch {
+      // The other tabs still hear the message.
+    }
   }
 
   private readShared(): IdleRecord | null {

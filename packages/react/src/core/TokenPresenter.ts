@@ -13,6 +13,12 @@ export class TokenPresenter {
 
   private dpopOn: Promise<DPoP> | undefined;
 
+  /** The token a renewal after a 401 gave, until an API first answers a request sent with it. */
+  private renewedFor401: string | undefined;
+
+  /** A token an API refused (401) the first time it was sent, fresh from a renewal after a 401. */
+  private refusedFresh: string | undefined;
+
   constructor(private readonly core: SessionCore) {}
 
   /** Whether this tab's session has DPoP-bound tokens (`token_type` DPoP). */
@@ -121,25 +127,40 @@ export class TokenPresenter {
     token: string,
     send: (request: Request) => Promise<Response>,
   ): Promise<Response> {
-    if (!this.bound) {
+    let response: Response;
+    if (this.bound) {
+      const dpop = await this.proofs();
+      response = await dpop.send(request, send, (sent) =>
+        this.proofHeaders(dpop, sent.url, sent.method, token),
+      );
+    } else {
       request.headers.set('Authorization', `Bearer ${token}`);
-      return send(request);
+      response = await send(request);
     }
-    const dpop = await this.proofs();
-    return dpop.send(request, send, (sent) =>
-      this.proofHeaders(dpop, sent.url, sent.method, token),
-    );
+    if (token === this.renewedFor401) {
+      this.renewedFor401 = undefined;
+      if (response.status === 401 && !this.refusesProof(response)) this.refusedFresh = token;
+    }
+    return response;
   }
 
   /**
    * After a 401 from an API for `rejected`: a newer token (see `Renewal`), or null when the 401
    * refuses the DPoP proof (asks for a nonce again, or finds the proof invalid), which is no fault
-   * of the token: a renewal would spend a refresh token for nothing.
+   * of the token: a renewal would spend a refresh token for nothing; null too for a token that
+   * a renewal after a 401 gave and the API refused the first time (it refuses fresh tokens).
    */
-  renewAfterUnauthorized(rejected: string, response?: Response): Promise<string | null> {
-    return response !== undefined && this.refuses(response, 'use_dpop_nonce|invalid_dpop_proof')
-      ? Promise.resolve(null)
-      : this.core.renewal.renewAfterUnauthorized(rejected);
+  async renewAfterUnauthorized(rejected: string, response?: Response): Promise<string | null> {
+    // A token refused as soon as it was renewed: renewing again would not help (rule 5).
+    if ((response !== undefined && this.refusesProof(response)) || rejected === this.refusedFresh)
+      return null;
+    const renewed = await this.core.renewal.renewAfterUnauthorized(rejected);
+    if (renewed !== null && renewed !== rejected) this.renewedFor401 = renewed;
+    return renewed;
+  }
+
+  private refusesProof(response: Response): boolean {
+    return this.refuses(response, 'use_dpop_nonce|invalid_dpop_proof');
   }
 
   /**

@@ -96,6 +96,45 @@ describe('authFetch', () => {
     expect(client.getSnapshot().status).toBe('authenticated');
   });
 
+  test('an API that keeps answering 401 to a fresh token gets its 401 back, not a renewal per call', async () => {
+    const client = await signedIn();
+    const realFetch = harness.provider.fetch;
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      if (request.url.startsWith(harness.provider.apiOrigin)) {
+        return Promise.resolve(new Response(null, { status: 401 }));
+      }
+      return realFetch(request);
+    });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      // An app that polls the API every 15 s (past the 10 s floor between token requests).
+      for (let call = 0; call < 4; call += 1) {
+        expect((await client.fetch(`${harness.provider.apiOrigin}/poll`)).status).toBe(401);
+        vi.setSystemTime(Date.now() + 15_000);
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(harness.provider.count('refresh')).toBe(1);
+    expect(client.getSnapshot().status).toBe('authenticated');
+  });
+
+  test('a renewed token the API took, refused later on, is renewed again', async () => {
+    const client = await signedIn();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      for (let round = 1; round <= 2; round += 1) {
+        harness.provider.expireAccessTokens();
+        expect((await client.fetch(`${harness.provider.apiOrigin}/me`)).status).toBe(200);
+        expect(harness.provider.count('refresh')).toBe(round);
+        vi.setSystemTime(Date.now() + 15_000);
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   test('when renewal says the session is over, returns the 401 and the client signs out', async () => {
     const client = await signedIn();
     harness.provider.expireAccessTokens();
@@ -121,6 +160,19 @@ describe('authFetch', () => {
     const pending = client.fetch(`${harness.provider.apiOrigin}/me`, { signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    expect(apiCalls()).toHaveLength(1);
+  });
+
+  test('an abort while a slow renewal runs rejects at once, not when the renewal ends', async () => {
+    const client = await signedIn();
+    harness.provider.expireAccessTokens();
+    harness.provider.options.tokenDelay = 3_000;
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = client.fetch(`${harness.provider.apiOrigin}/me`, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    expect(Date.now() - started).toBeLessThan(1_000);
     expect(apiCalls()).toHaveLength(1);
   });
 

@@ -23,8 +23,16 @@ export interface TokenSource {
 /** `fetch` with the user's access token. */
 export type AuthFetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
 
-function abortError(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+/** `work`'s result, or `signal`'s abort as soon as it comes (the work goes on for other callers). */
+function unlessAborted<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    // An AbortError unless the caller gave a reason (every ES2022 browser sets `reason`).
+    const abort = () => reject(signal.reason);
+    if (signal.aborted) abort();
+    // Not removed once settled (bytes up front): it then only rejects a settled promise.
+    else signal.addEventListener('abort', abort);
+    work.then(resolve, reject);
+  });
 }
 
 /**
@@ -64,8 +72,7 @@ export function createAuthFetch(
 
     const signal = request.signal;
     const retry = request.clone();
-    const token = await source.getAccessToken();
-    if (signal.aborted) throw abortError(signal);
+    const token = await unlessAborted(signal, source.getAccessToken());
     if (token === null) return baseFetch(request);
 
     const send = (sent: Request, presented: string) => {
@@ -76,13 +83,10 @@ export function createAuthFetch(
     const response = await send(request, token);
     if (response.status !== 401) return response;
 
-    let renewed: string | null;
-    try {
-      renewed = await source.renewAfterUnauthorized(token, response);
-    } catch {
-      return response;
-    }
-    if (signal.aborted) throw abortError(signal);
+    const renewed = await unlessAborted(
+      signal,
+      source.renewAfterUnauthorized(token, response).catch(() => null),
+    );
     if (renewed === null || renewed === token) return response;
     await response.body?.cancel();
     return send(retry, renewed);

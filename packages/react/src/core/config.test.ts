@@ -81,6 +81,25 @@ describe('validateConfig accepts', () => {
     expect(resolved.apiOrigins).toEqual([]);
   });
 
+  test('apiOrigins as a browser writes origins: uppercase, a default port, an IDN host', () => {
+    const resolved = validateConfig(
+      {
+        ...valid,
+        apiOrigins: [
+          'https://API.Example.com',
+          'https://api.example.com:443',
+          'https://bücher.example',
+        ],
+      },
+      { origin },
+    );
+    expect(resolved.apiOrigins).toEqual([
+      'https://api.example.com',
+      'https://api.example.com',
+      'https://xn--bcher-kva.example',
+    ]);
+  });
+
   test("the browser's own origin when none is passed", () => {
     // jsdom's location is http://localhost:3000
     const local = { ...valid, redirect_uri: `${location.origin}/callback` };
@@ -215,6 +234,18 @@ describe('validateConfig refuses with config_invalid naming the field', () => {
     [
       'an apiOrigin with a path',
       { ...valid, apiOrigins: ['https://api.example.com/v1'] },
+      'apiOrigins[0]',
+      /origin only/,
+    ],
+    [
+      'an apiOrigin with an empty query',
+      { ...valid, apiOrigins: ['https://api.example.com/?'] },
+      'apiOrigins[0]',
+      /origin only/,
+    ],
+    [
+      'an apiOrigin with a fragment',
+      { ...valid, apiOrigins: ['https://api.example.com#'] },
       'apiOrigins[0]',
       /origin only/,
     ],

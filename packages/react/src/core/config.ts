@@ -287,7 +287,8 @@ function resolveApiOrigins(
             `must use https: (got ${showValue(entry)}); http: only for localhost.`,
         );
       }
-      if (url.origin !== entry.replace(/\/$/, '')) {
+      // Compared as the browser writes it (lowercase, no default port, punycode), as requests are.
+      if (url.href !== `${url.origin}/`) {
         throw configInvalid(
           field,
           process.env.NODE_ENV !== 'production' &&
