@@ -103,6 +103,20 @@ describe('DPoP (RFC 9449) with a provider that advertises it', () => {
     expect(call?.proof?.nonce).toBeUndefined();
   });
 
+  test("htm is the method as fetch sends it: the six standard methods upper-cased, others as written ('patch')", async () => {
+    const { client } = await signedIn();
+    const response = await client.fetch(`${harness.provider.apiOrigin}/orders/7`, {
+      method: 'patch',
+    });
+    // The API refuses a proof whose htm is not the request's method (RFC 9449 §4.3).
+    expect(response.status).toBe(200);
+    expect(requestsTo('api')[0]).toMatchObject({ method: 'patch', proof: { htm: 'patch' } });
+    const headers = await client.getAuthHeaders(`${harness.provider.apiOrigin}/a`, {
+      method: 'delete',
+    });
+    expect(decodeJwt(headers?.DPoP as string)).toMatchObject({ htm: 'DELETE' });
+  });
+
   test('each request gets a proof of its own (a new jti), the same key', async () => {
     const { client } = await signedIn();
     await client.fetch(`${harness.provider.apiOrigin}/a`);

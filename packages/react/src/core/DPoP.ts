@@ -77,7 +77,9 @@ export class DPoP {
       target.origin + target.pathname,
       // dpopProof reads the access token only (for `ath`).
       { access_token: token } as User,
-      method.toUpperCase(),
+      // As fetch and XMLHttpRequest send it ("normalize a method", Fetch standard): the six
+      // standard methods upper-cased, any other as written, for htm must equal it (RFC 9449 §4.3).
+      /^(delete|get|head|options|post|put)$/i.test(method) ? method.toUpperCase() : method,
       this.nonces.get(target.origin),
     );
     return proof === undefined ? null : { Authorization: `DPoP ${token}`, DPoP: proof };
