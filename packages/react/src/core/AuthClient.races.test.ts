@@ -236,14 +236,20 @@ describe('a popup sign-in that fails after the session changed in another tab', 
 });
 
 describe('a renewal and a popup sign-in at once', () => {
-  test('a renewal answered while a popup sign-in is open is stored as the session it renewed', async () => {
+  /** A signed-in tab whose renewal is at the provider, answered after `refreshDelay` ms. */
+  async function renewalUnderWay(refreshDelay: number) {
     vi.useFakeTimers({ toFake: ['Date'] });
-    harness = createHarness({ refreshDelay: 100 });
+    harness = createHarness({ refreshDelay });
     const storage = newStorage();
     const { client } = await harness.signIn(harness.createClient(), { storage });
     vi.setSystemTime(Date.now() + 11_000);
     const renewing = client.renew();
     await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(1));
+    return { client, storage, renewing };
+  }
+
+  test('a renewal answered while a popup sign-in is open is stored as the session it renewed', async () => {
+    const { client, storage, renewing } = await renewalUnderWay(100);
     const { popup } = stubPopup();
     const stepUp = client.signIn({ popup: true, prompt: 'login' });
     const renewed = await renewing;
@@ -263,13 +269,7 @@ describe('a renewal and a popup sign-in at once', () => {
   });
 
   test('a popup sign-in that ends while a renewal is under way: the new session is what stays stored', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    harness = createHarness({ refreshDelay: 300 });
-    const storage = newStorage();
-    const { client } = await harness.signIn(harness.createClient(), { storage });
-    vi.setSystemTime(Date.now() + 11_000);
-    const renewing = client.renew();
-    await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(1));
+    const { client, storage, renewing } = await renewalUnderWay(300);
     const { authorizeUrl } = stubPopup();
     const stepUp = client.signIn({ popup: true, prompt: 'login' });
     const { deliver } = landInPopup(harness.provider.authorize(await authorizeUrl()));
