@@ -14,19 +14,20 @@ export function useRevalidateOnUserChange(): boolean {
     state.status === 'loading' ? undefined : (state.user?.profile.sub ?? null),
   );
   const { revalidate } = useRevalidator();
-  const [stale, setStale] = useState(false);
-  const seen = useRef(subject);
-  const runs = useRef(0);
+  // Whom the page on screen was loaded for: the first settled subject, then each revalidated one.
+  const [loadedFor, setLoadedFor] = useState(subject);
+  if (loadedFor === undefined && subject !== undefined) setLoadedFor(subject);
+  // Decided while rendering, so the render that brings the new user already hides the old page.
+  const stale = loadedFor !== undefined && subject !== undefined && subject !== loadedFor;
+  const asked = useRef<string | null | undefined>(undefined);
   useEffect(() => {
-    const previous = seen.current;
-    seen.current = subject;
-    if (previous === undefined || previous === subject) return;
-    const run = (runs.current += 1);
-    setStale(true);
+    if (!stale || asked.current === subject) return;
+    // Once per subject (StrictMode runs effects twice); a later subject asks again.
+    asked.current = subject;
     // A sign-in redirect keeps it pending until the page leaves.
     void revalidate().finally(() => {
-      if (runs.current === run) setStale(false);
+      if (asked.current === subject) setLoadedFor(subject);
     });
-  }, [subject, revalidate]);
+  }, [stale, subject, revalidate]);
   return stale;
 }
