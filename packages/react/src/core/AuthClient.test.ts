@@ -356,6 +356,24 @@ describe('sign-out', () => {
   });
 });
 
+/**
+ * After a first passing failure (the refresh count at 1): the three retries, each seen at the
+ * provider and reported. Backoff 5, 10, 20 s (±25 % jitter), never under the 10 s between token
+ * requests; the failure is reported in the same step that arms the next retry.
+ */
+async function runThreeRetries(client: AuthClient): Promise<void> {
+  for (const [wait, attempts] of [
+    [10_000, 2],
+    [12_500, 3],
+    [25_000, 4],
+  ] as const) {
+    const failed = client.getSnapshot().error;
+    await vi.advanceTimersByTimeAsync(wait);
+    await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(attempts));
+    await vi.waitFor(() => expect(client.getSnapshot().error).not.toBe(failed));
+  }
+}
+
 describe('bounds', () => {
   test('renewal retries after a passing failure are bounded (3, with backoff, then one at expiry)', async () => {
     harness = createHarness();
@@ -364,18 +382,7 @@ describe('bounds', () => {
     try {
       harness.provider.options.refreshStatus = 503;
       await expect(client.renew()).rejects.toMatchObject({ code: 'renew_failed' });
-      // Backoff 5, 10, 20 s (±25 % jitter), never under the 10 s between token requests.
-      for (const [wait, attempts] of [
-        [10_000, 2],
-        [12_500, 3],
-        [25_000, 4],
-      ] as const) {
-        const failed = client.getSnapshot().error;
-        await vi.advanceTimersByTimeAsync(wait);
-        await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(attempts));
-        // The failure is reported in the same step that arms the next retry.
-        await vi.waitFor(() => expect(client.getSnapshot().error).not.toBe(failed));
-      }
+      await runThreeRetries(client);
       // Then nothing more while the tokens are valid…
       const expiresAt = (client.getSnapshot().user?.expires_at as number) * 1000;
       await vi.advanceTimersByTimeAsync(expiresAt - Date.now() - 5_000);
@@ -405,16 +412,7 @@ describe('bounds, per session', () => {
       harness.provider.options.refreshStatus = 503;
       await expect(client.renew()).rejects.toMatchObject({ code: 'renew_failed' });
       // Its three retries (as in the test above), then none until the tokens expire.
-      for (const [wait, attempts] of [
-        [10_000, 2],
-        [12_500, 3],
-        [25_000, 4],
-      ] as const) {
-        const failed = client.getSnapshot().error;
-        await vi.advanceTimersByTimeAsync(wait);
-        await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(attempts));
-        await vi.waitFor(() => expect(client.getSnapshot().error).not.toBe(failed));
-      }
+      await runThreeRetries(client);
       await vi.advanceTimersByTimeAsync(60_000);
       expect(harness.provider.count('refresh')).toBe(4);
       // The provider is back, and the other tab renews: this tab takes the fresh tokens.
