@@ -8,6 +8,7 @@ import {
   stubPopup,
 } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
+import type { AuthClient } from './AuthClient';
 
 let harness: Harness;
 afterEach(() => {
@@ -128,7 +129,8 @@ describe('signing in again', () => {
     expect(storedUsers(storage)).toHaveLength(1);
   });
 
-  test('a redirect that never leaves the page does not stay signing-in', async () => {
+  /** A signed-out tab whose sign-in redirect has been asked for, and has not left the page. */
+  async function redirectUnderWay(): Promise<AuthClient> {
     harness = createHarness();
     const client = harness.createClient();
     await client.start();
@@ -136,6 +138,11 @@ describe('signing in again', () => {
     void client.signIn();
     await vi.advanceTimersByTimeAsync(100);
     await vi.waitFor(() => expect(harness.redirects).toHaveLength(1));
+    return client;
+  }
+
+  test('a redirect that never leaves the page does not stay signing-in', async () => {
+    const client = await redirectUnderWay();
     expect(client.getSnapshot().status).toBe('signing-in');
     await vi.advanceTimersByTimeAsync(15_000);
     await vi.waitFor(() => expect(client.getSnapshot().status).toBe('unauthenticated'));
@@ -143,13 +150,7 @@ describe('signing in again', () => {
     await vi.waitFor(() => expect(harness.redirects).toHaveLength(2));
   });
   test('a redirect that never leaves a page hidden at the time does not stay signing-in once it shows', async () => {
-    harness = createHarness();
-    const client = harness.createClient();
-    await client.start();
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    void client.signIn();
-    await vi.advanceTimersByTimeAsync(100);
-    await vi.waitFor(() => expect(harness.redirects).toHaveLength(1));
+    const client = await redirectUnderWay();
     const visibility = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
     await vi.advanceTimersByTimeAsync(15_000);
     expect(client.getSnapshot().status).toBe('signing-in');
