@@ -38,13 +38,15 @@ export class IdleClock {
   /** When this tab last shared its input. */
   private shared = 0;
   private pendingShare: ReturnType<typeof setTimeout> | undefined;
-  private step: ReturnType<typeof setTimeout> | undefined;
   private readonly undo: (() => void)[] = [];
 
   constructor(
     private readonly core: SessionCore,
     private readonly idle: ResolvedIdle,
-    /** Short steps (1 s), so a tab that slept past the end signs out soon after it wakes. */
+    /**
+     * Short steps (1 s), so a tab that slept past the end signs out soon after it wakes, that
+     * check at once when the clock is set back (see `deadline`).
+     */
     private readonly timer: WallClockTimer,
   ) {}
 
@@ -66,7 +68,7 @@ export class IdleClock {
   }
 
   stop(): void {
-    this.cancel();
+    this.timer.cancel();
     clearTimeout(this.pendingShare);
     for (const undo of this.undo.splice(0)) undo();
     this.showIdle(null);
@@ -107,7 +109,7 @@ export class IdleClock {
     const session = this.core.session;
     if (this.core.snapshot.status !== 'authenticated' || session === null) {
       const timed = this.last !== null;
-      this.cancel();
+      this.timer.cancel();
       this.last = null;
       this.showIdle(null);
       // Signed out for inactivity by another tab: this one lands on the signed-out page too.
@@ -199,24 +201,6 @@ export class IdleClock {
     const warning = now >= warnAt;
     this.showIdle({ status: warning ? 'warning' : 'active', deadline });
     this.timer.schedule(warning ? deadline : warnAt, () => this.check());
-    this.watch(now);
-  }
-
-  /**
-   * The timer waits for a time on the clock, which a clock set back puts off by as much: only a
-   * step of a second's time sees the clock run backwards.
-   */
-  private watch(seen: number): void {
-    clearTimeout(this.step);
-    this.step = setTimeout(
-      () => (Date.now() < seen ? this.check() : this.watch(Date.now())),
-      1_000,
-    );
-  }
-
-  private cancel(): void {
-    this.timer.cancel();
-    clearTimeout(this.step);
   }
 
   private showIdle(next: IdleSnapshot | null): void {
@@ -227,7 +211,7 @@ export class IdleClock {
   }
 
   private async end(): Promise<void> {
-    this.cancel();
+    this.timer.cancel();
     const session = this.core.session;
     if (session === null || this.core.snapshot.status !== 'authenticated') return;
     // Every tab reaches the end at once: the first to take the lock signs out at the provider; the

@@ -297,7 +297,7 @@ export class SessionCore {
       if (idle !== null) {
         void import('./IdleClock').then(({ IdleClock }) => {
           if (!this.active) return;
-          this.idleClock ??= new IdleClock(this, idle, new WallClockTimer(1_000));
+          this.idleClock ??= new IdleClock(this, idle, new WallClockTimer(1_000, true));
           this.idleClock.start();
         });
       }

@@ -6,7 +6,15 @@
  * at most `maxStep` ms late after a wake.
  */
 export class WallClockTimer {
-  constructor(private readonly maxStep = 30_000) {}
+  constructor(
+    private readonly maxStep = 30_000,
+    /**
+     * Runs the task as soon as a step sees the clock run backwards (set back by hand or by a time
+     * sync), for a task that reckons anew from the clock; else a clock set back puts the task off
+     * by as much.
+     */
+    private readonly earlyOnClockBack = false,
+  ) {}
 
   private timer: ReturnType<typeof setTimeout> | undefined;
   private due: number | undefined;
@@ -34,10 +42,15 @@ export class WallClockTimer {
 
   private arm(): void {
     if (this.due === undefined) return;
-    const wait = Math.min(Math.max(0, this.due - Date.now()), this.maxStep);
+    const armed = Date.now();
+    const wait = Math.min(Math.max(0, this.due - armed), this.maxStep);
     this.timer = setTimeout(() => {
-      if (this.due !== undefined && Date.now() >= this.due) this.fire();
-      else this.arm();
+      const now = Date.now();
+      if (this.due !== undefined && (now >= this.due || (this.earlyOnClockBack && now < armed))) {
+        this.fire();
+      } else {
+        this.arm();
+      }
     }, wait);
   }
 
