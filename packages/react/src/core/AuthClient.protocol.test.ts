@@ -828,27 +828,36 @@ describe('under pressure: faults that must not undo the protocol', () => {
 });
 
 describe("storage: 'memory' and revocation", () => {
+  /** The refresh token in the holder's token store (the app cannot read it: rule 2). */
+  function heldRefreshToken(storage: Storage): string {
+    const [key] = storedUsers(storage);
+    return (JSON.parse(storage.getItem(key as string) as string) as { refresh_token: string })
+      .refresh_token;
+  }
+
+  /** Waits until the provider has been asked to revoke `token`, once. */
+  async function revokedOnce(token: string): Promise<void> {
+    await vi.waitFor(() =>
+      expect(
+        harness.provider.requests.filter(
+          (request) => request.endpoint === 'revoke' && request.body?.get('token') === token,
+        ),
+      ).toHaveLength(1),
+    );
+  }
+
   test('signOut({ revokeTokens: true }) in a tab without the refresh token revokes it in the tab that holds it', async () => {
     harness = createHarness();
     const memory = { storage: 'memory' as const };
     const { client: holder, storage } = await signedInTab({ config: memory });
     // The app cannot read it (rule 2): the test reads the holder's token store.
-    const [key] = storedUsers(storage);
-    const refreshToken = (
-      JSON.parse(storage.getItem(key as string) as string) as { refresh_token: string }
-    ).refresh_token;
+    const refreshToken = heldRefreshToken(storage);
     expect(refreshToken).toMatch(/^rt-/);
     const follower = await openTab(newStorage(), memory);
     expect(follower.getSnapshot().user?.refresh_token).toBeUndefined();
     await follower.signOut({ revokeTokens: true, redirect: false });
     await vi.waitFor(() => expect(holder.getSnapshot().status).toBe('unauthenticated'));
-    await vi.waitFor(() =>
-      expect(
-        harness.provider.requests.filter(
-          (request) => request.endpoint === 'revoke' && request.body?.get('token') === refreshToken,
-        ),
-      ).toHaveLength(1),
-    );
+    await revokedOnce(refreshToken);
   });
 
   test('the tab that holds it revokes it also when the removed record reaches it before the message', async () => {
@@ -861,19 +870,10 @@ describe("storage: 'memory' and revocation", () => {
     };
     const memory = { storage: 'memory' as const };
     const { client: holder, storage } = await signedInTab({ config: memory });
-    const [key] = storedUsers(storage);
-    const refreshToken = (
-      JSON.parse(storage.getItem(key as string) as string) as { refresh_token: string }
-    ).refresh_token;
+    const refreshToken = heldRefreshToken(storage);
     const follower = await openTab(newStorage(), memory);
     await follower.signOut({ revokeTokens: true, redirect: false });
     await vi.waitFor(() => expect(holder.getSnapshot().status).toBe('unauthenticated'));
-    await vi.waitFor(() =>
-      expect(
-        harness.provider.requests.filter(
-          (request) => request.endpoint === 'revoke' && request.body?.get('token') === refreshToken,
-        ),
-      ).toHaveLength(1),
-    );
+    await revokedOnce(refreshToken);
   });
 });
