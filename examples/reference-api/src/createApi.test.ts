@@ -317,6 +317,16 @@ describe('DPoP-bound tokens (cnf.jkt)', () => {
       'invalid_dpop_proof',
     ],
     [
+      'with a proof whose header key is no usable key',
+      async (token: string) => ({
+        Authorization: `DPoP ${token}`,
+        DPoP: await signProof(dpopKey, meUrl, token, {
+          header: { jwk: { kty: 'EC', crv: 'P-256', x: 'AAAA', y: 'AAAA' } },
+        }),
+      }),
+      'invalid_dpop_proof',
+    ],
+    [
       'with a proof for another URL',
       async (token: string) => ({
         Authorization: `DPoP ${token}`,

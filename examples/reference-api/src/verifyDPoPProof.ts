@@ -89,10 +89,11 @@ export async function verifyDPoPProof(proof: string, context: DPoPProofContext):
     if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'typ') {
       throw new DPoPProofError('The DPoP proof must have typ dpop+jwt.');
     }
-    if (error instanceof errors.JOSEError) {
-      throw new DPoPProofError('The DPoP proof is malformed or its signature is invalid.');
-    }
-    throw error;
+    // Everything here comes from the client, the key in the header included: whatever jose or
+    // WebCrypto throws on it (a point off the curve, an RSA key under 2048 bits) is a bad proof.
+    throw new DPoPProofError('The DPoP proof is malformed or its signature is invalid.', {
+      cause: error,
+    });
   }
   const { payload, protectedHeader } = verified;
   const jwk = protectedHeader.jwk;
