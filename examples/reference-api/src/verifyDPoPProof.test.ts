@@ -44,6 +44,12 @@ describe('verifyDPoPProof', () => {
     ).resolves.toBeUndefined();
   });
 
+  it('accepts a proof signed with Ed25519 (RFC 9864), an algorithm the dev provider advertises', async () => {
+    const edKey = await createDPoPKey('Ed25519');
+    const proof = await signProof(edKey, url, token, { header: { alg: 'Ed25519' } });
+    await expect(check(proof, { jkt: edKey.jkt })).resolves.toBeUndefined();
+  });
+
   it.each([
     ['another typ', { header: { typ: 'JWT' } }, 'The DPoP proof must have typ dpop+jwt.'],
     ['no htm', { claims: { htm: undefined } }, 'The DPoP proof is for another method.'],

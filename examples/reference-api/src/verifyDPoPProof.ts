@@ -2,12 +2,16 @@ import { base64url, calculateJwkThumbprint, EmbeddedJWK, errors, jwtVerify } fro
 import type { DPoPNonces } from './dpopNonces';
 import type { ReplayCache } from './replayCache';
 
-/** Proof algorithms accepted: asymmetric only (RFC 9449 §4.3), announced in the challenge. */
+/**
+ * Proof algorithms accepted: asymmetric only (RFC 9449 §4.3), announced in the challenge. Ed25519
+ * (RFC 9864) beside EdDSA: oidc-provider advertises and binds tokens to both.
+ */
 export const dpopAlgorithms: readonly string[] = Object.freeze([
   'ES256',
   'RS256',
   'PS256',
   'EdDSA',
+  'Ed25519',
 ]);
 
 /** A DPoP proof this API refuses; `message` is a fixed sentence, safe in a header. */
