@@ -184,7 +184,7 @@ describe('a request without a usable token', () => {
         const response = await api().request(path, init);
         expect(response.status).toBe(401);
         expect(response.headers.get('www-authenticate')).toBe(
-          `Bearer error="invalid_token", error_description="${description}", DPoP algs="ES256 RS256 PS256 EdDSA"`,
+          `Bearer error="invalid_token", error_description="${description}", DPoP algs="ES256 RS256 PS256 EdDSA Ed25519"`,
         );
         expect(await response.json()).toEqual({
           error: 'invalid_token',
@@ -281,7 +281,7 @@ describe('DPoP-bound tokens (cnf.jkt)', () => {
   const boundToken = () => signToken(key, { claims: { cnf: { jkt: dpopKey.jkt } } });
   const dpopChallenge = (error: string) =>
     new RegExp(
-      `^DPoP error="${error}", error_description="[^"\\\\]+", algs="ES256 RS256 PS256 EdDSA"$`,
+      `^DPoP error="${error}", error_description="[^"\\\\]+", algs="ES256 RS256 PS256 EdDSA Ed25519"$`,
     );
 
   it('answers a bound token sent with a proof for this request', async () => {
@@ -313,6 +313,16 @@ describe('DPoP-bound tokens (cnf.jkt)', () => {
       async (token: string) => ({
         Authorization: `DPoP ${token}`,
         DPoP: await signProof(otherKey, meUrl, token),
+      }),
+      'invalid_dpop_proof',
+    ],
+    [
+      'with a proof whose header key is no usable key',
+      async (token: string) => ({
+        Authorization: `DPoP ${token}`,
+        DPoP: await signProof(dpopKey, meUrl, token, {
+          header: { jwk: { kty: 'EC', crv: 'P-256', x: 'AAAA', y: 'AAAA' } },
+        }),
       }),
       'invalid_dpop_proof',
     ],
@@ -396,7 +406,7 @@ describe('DPoP-bound tokens (cnf.jkt)', () => {
     });
     expect(response.status).toBe(403);
     expect(response.headers.get('www-authenticate')).toBe(
-      'DPoP error="insufficient_scope", error_description="The admin role is required.", algs="ES256 RS256 PS256 EdDSA"',
+      'DPoP error="insufficient_scope", error_description="The admin role is required.", algs="ES256 RS256 PS256 EdDSA Ed25519"',
     );
     expect(adminStats).not.toHaveBeenCalled();
   });

@@ -279,7 +279,7 @@ describe('requireAccessToken', () => {
   });
 
   describe('challenges in the scheme the request used (RFC 9449 §7.1)', () => {
-    const algs = 'algs="ES256 RS256 PS256 EdDSA"';
+    const algs = 'algs="ES256 RS256 PS256 EdDSA Ed25519"';
 
     it('answers a refused token sent with the DPoP scheme, with a valid proof, with a DPoP challenge', async () => {
       const expired = await signToken(rsa, {

@@ -1,3 +1,4 @@
+import { createSign, generateKeyPairSync } from 'node:crypto';
 import { exportJWK, SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DPoPNonces } from './dpopNonces';
@@ -41,6 +42,12 @@ describe('verifyDPoPProof', () => {
     await expect(
       check(await signProof(key, `${url}?page=2#top`, token), { url: new URL(`${url}?page=3`) }),
     ).resolves.toBeUndefined();
+  });
+
+  it('accepts a proof signed with Ed25519 (RFC 9864), an algorithm the dev provider advertises', async () => {
+    const edKey = await createDPoPKey('Ed25519');
+    const proof = await signProof(edKey, url, token, { header: { alg: 'Ed25519' } });
+    await expect(check(proof, { jkt: edKey.jkt })).resolves.toBeUndefined();
   });
 
   it.each([
@@ -99,6 +106,35 @@ describe('verifyDPoPProof', () => {
     const privateJwk = await exportJWK(key.privateKey);
     const proof = await signProof(key, url, token, { header: { jwk: privateJwk } });
     expect(await refusal(check(proof))).toBe(
+      'The DPoP proof is malformed or its signature is invalid.',
+    );
+  });
+
+  it.each([
+    ['an EC point that is not on the curve', { kty: 'EC', crv: 'P-256', x: 'AAAA', y: 'AAAA' }],
+    ['an EC key without coordinates', { kty: 'EC', crv: 'P-256' }],
+  ])('refuses a proof whose header key is %s, rather than failing', async (_label, jwk) => {
+    const proof = await signProof(key, url, token, { header: { jwk } });
+    expect(await refusal(check(proof))).toBe(
+      'The DPoP proof is malformed or its signature is invalid.',
+    );
+  });
+
+  it('refuses a proof signed with an RSA key shorter than 2048 bits, rather than failing', async () => {
+    // jose will not sign with such a key, so the proof is put together by hand, as an attacker would.
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
+    const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const header = encode({
+      typ: 'dpop+jwt',
+      alg: 'RS256',
+      jwk: publicKey.export({ format: 'jwk' }),
+    });
+    const payload = encode({ htm: 'GET', htu: url, iat: Math.floor(Date.now() / 1000), jti: 'j' });
+    const signature = createSign('RSA-SHA256')
+      .update(`${header}.${payload}`)
+      .sign(privateKey)
+      .toString('base64url');
+    expect(await refusal(check(`${header}.${payload}.${signature}`))).toBe(
       'The DPoP proof is malformed or its signature is invalid.',
     );
   });

@@ -2,12 +2,16 @@ import { base64url, calculateJwkThumbprint, EmbeddedJWK, errors, jwtVerify } fro
 import type { DPoPNonces } from './dpopNonces';
 import type { ReplayCache } from './replayCache';
 
-/** Proof algorithms accepted: asymmetric only (RFC 9449 §4.3), announced in the challenge. */
+/**
+ * Proof algorithms accepted: asymmetric only (RFC 9449 §4.3), announced in the challenge. Ed25519
+ * (RFC 9864) beside EdDSA: oidc-provider advertises and binds tokens to both.
+ */
 export const dpopAlgorithms: readonly string[] = Object.freeze([
   'ES256',
   'RS256',
   'PS256',
   'EdDSA',
+  'Ed25519',
 ]);
 
 /** A DPoP proof this API refuses; `message` is a fixed sentence, safe in a header. */
@@ -89,10 +93,11 @@ export async function verifyDPoPProof(proof: string, context: DPoPProofContext):
     if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'typ') {
       throw new DPoPProofError('The DPoP proof must have typ dpop+jwt.');
     }
-    if (error instanceof errors.JOSEError) {
-      throw new DPoPProofError('The DPoP proof is malformed or its signature is invalid.');
-    }
-    throw error;
+    // Everything here comes from the client, the key in the header included: whatever jose or
+    // WebCrypto throws on it (a point off the curve, an RSA key under 2048 bits) is a bad proof.
+    throw new DPoPProofError('The DPoP proof is malformed or its signature is invalid.', {
+      cause: error,
+    });
   }
   const { payload, protectedHeader } = verified;
   const jwk = protectedHeader.jwk;
