@@ -103,6 +103,6 @@ export default [
     path: 'dist/DPoP-*.js',
     ignore: outside,
     gzip: true,
-    limit: '1.351 kB',
+    limit: '1.544 kB',
   },
 ];
