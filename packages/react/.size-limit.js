@@ -48,7 +48,7 @@ const entries = [
     },
     ignore: ['react', 'react-dom', 'react-router', 'jose'],
     gzip: true,
-    limit: '31.71 kB',
+    limit: '31.714 kB',
   },
   {
     name: '@oidc-kit/react (everything, oidc-client-ts bundled)',
@@ -59,7 +59,7 @@ const entries = [
     },
     ignore: ['react', 'react-dom', 'react-router', 'jose'],
     gzip: true,
-    limit: '34.42 kB',
+    limit: '34.423 kB',
   },
   {
     name: '@oidc-kit/react/testing',
@@ -103,6 +103,6 @@ export default [
     path: 'dist/DPoP-*.js',
     ignore: outside,
     gzip: true,
-    limit: '1.351 kB',
+    limit: '1.544 kB',
   },
 ];

@@ -350,6 +350,33 @@ describe('DPoP with every way of getting tokens', () => {
     expect(renewed?.token_type).toBe('DPoP');
     expect(requestsTo('token')[1]?.proof?.jkt).toBe(jkt);
   });
+  // A spec-following provider's userinfo endpoint refuses a bound token sent as Bearer (RFC 9449
+  // §7.1; oidc-provider: "failed jkt verification"), which oidc-client-ts does on its own.
+  test.each([true, 'auto'] as const)(
+    'loadUserInfo with dpop %s: userinfo gets the DPoP scheme and a proof, at sign-in and on renewal',
+    async (dpop) => {
+      harness = createHarness({ ...dpopProvider });
+      const config = { dpop, loadUserInfo: true };
+      const { client } = await harness.signIn(harness.createClient({ config }), { config });
+      expect(client.getSnapshot().status).toBe('authenticated');
+      await client.renew();
+      expect(client.getSnapshot().error).toBeNull();
+      const calls = requestsTo('userinfo');
+      expect(calls).toHaveLength(2);
+      const tokens = [requestsTo('token')[0], requestsTo('refresh')[0]];
+      calls.forEach((call, index) => {
+        const token = (call.authorization ?? '').replace(/^DPoP /, '');
+        expect(call.authorization).toBe(`DPoP ${token}`);
+        expect(call.proof).toMatchObject({
+          htm: 'GET',
+          htu: `${harness.provider.issuer}/userinfo`,
+          ath: sha256(token),
+          jkt: tokens[index]?.proof?.jkt,
+        });
+      });
+      expect(client.getSnapshot().user?.profile.email).toBe('alice@example.com');
+    },
+  );
 });
 
 describe('the key pair: one per session, kept across reloads, gone at sign-out', () => {

@@ -2,6 +2,7 @@ import type { User } from 'oidc-client-ts';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import {
   addressHasAuthParams,
+  appOrigin,
   copyStorage,
   createHarness,
   newStorage,
@@ -820,6 +821,22 @@ describe('under pressure: faults that must not undo the protocol', () => {
     const state = new URL(await waiting).searchParams.get('state');
     history.replaceState(null, '', `/signed-out?state=${state}&error=access_denied`);
     const back = await openTab();
+    expect(back.getSnapshot().status).toBe('unauthenticated');
+    expect(back.getSnapshot().error?.code).toBe('provider_error');
+    expect(back.getSnapshot().signOutReason).toBeNull();
+    expect(location.search).toBe('');
+  });
+
+  // Apps often give both the same address (the app's root): the `state` names a sign-out.
+  test('a logout return with an error to a post_logout_redirect_uri that is also the redirect_uri is the sign-out’s, not a failed sign-in', async () => {
+    harness = createHarness();
+    const config = { post_logout_redirect_uri: `${appOrigin}/callback` };
+    const { client } = await signedInTab({ config });
+    const waiting = harness.nextRedirect();
+    void client.signOut();
+    const state = new URL(await waiting).searchParams.get('state');
+    history.replaceState(null, '', `/callback?state=${state}&error=access_denied`);
+    const back = await openTab(newStorage(), config);
     expect(back.getSnapshot().status).toBe('unauthenticated');
     expect(back.getSnapshot().error?.code).toBe('provider_error');
     expect(back.getSnapshot().signOutReason).toBeNull();

@@ -55,6 +55,8 @@ export class Callback {
     try {
       const { state } = await this.core.oidcClient().readSigninResponseState(url, false);
       requestType = state.request_type;
+      // A logout return (with an `error`) to a post_logout_redirect_uri that is also a redirect URI.
+      if (requestType === 'so:r') return await this.core.parts.signOut.completeSignOut(url);
       const data = state.data as { returnTo?: unknown } | undefined;
       returnTo = safeReturnTo(data?.returnTo, this.core.origin());
       const issuer = await assertIssuer(this.core);

@@ -36,8 +36,9 @@ export class DPoP {
 
   /** Turns on oidc-client-ts's proofs for every token request of this client from now on. */
   static enable(core: SessionCore): DPoP {
-    enableProofs(core.userManager, { store: sessionKeyStore(core) });
-    return new DPoP(core);
+    const dpop = new DPoP(core);
+    enableProofs(core.userManager, { store: sessionKeyStore(core) }, dpop);
+    return dpop;
   }
 
   /**
@@ -128,40 +129,88 @@ export class DPoP {
 }
 
 /**
- * Turns on oidc-client-ts's proofs for `manager`'s token requests. The manager exists before the
- * provider is known, and oidc-client-ts reads the setting at each request: from the manager's
- * settings (`dpopProof`) and from those of the `OidcClient` inside it (code exchange, refresh).
+ * Turns on oidc-client-ts's proofs for `manager`'s token requests, and `proofs` for its userinfo
+ * requests with a bound token. The manager exists before the provider is known, and
+ * oidc-client-ts reads the setting at each request: from the manager's settings (`dpopProof`) and
+ * from those of the `OidcClient` inside it (code exchange, refresh).
  */
-function enableProofs(manager: UserManager, dpop: NonNullable<UserManagerSettings['dpop']>): void {
+function enableProofs(
+  manager: UserManager,
+  dpop: NonNullable<UserManagerSettings['dpop']>,
+  proofs: DPoP,
+): void {
   const inner = (manager as unknown as { _client?: OidcClientInside })._client;
   // The token endpoint's two clients: the refresh's, and the code exchange's.
   const posting = [inner?._tokenClient, inner?._validator?._tokenClient].map(
     (client) => client?._jsonService,
   );
-  if (inner?.settings === undefined || posting.some((service) => service?.postForm === undefined)) {
+  const userinfo = inner?._validator?._userInfoService?._jsonService;
+  if (
+    inner?.settings === undefined ||
+    posting.some((service) => service?.postForm === undefined) ||
+    userinfo?.fetchWithTimeout === undefined
+  ) {
     // Without it token requests would go without proofs, and the tokens unbound, unnoticed.
     throw new Error(
       'oidc-kit: this version of oidc-client-ts cannot be given DPoP after it was created; use oidc-client-ts 3.5.',
     );
   }
   for (const settings of [manager.settings, inner.settings]) Object.assign(settings, { dpop });
+  // Bound access tokens not yet sent to userinfo (with `loadUserInfo`, which follows their answer).
+  const bound = new Set<string>();
   for (const service of posting as JsonServiceInside[]) {
     const postForm = service.postForm.bind(service);
     service.postForm = (url, args) =>
-      postForm(url, args).catch((error: unknown) => {
-        throw onlyNonceRequests(error, args.body);
-      });
+      postForm(url, args).then(
+        (answer) => {
+          const { access_token: token, token_type: type } = answer as {
+            access_token: string;
+            token_type: string;
+          };
+          if (manager.settings.loadUserInfo && /^dpop$/i.test(type)) bound.add(token);
+          return answer;
+        },
+        (error: unknown) => {
+          throw onlyNonceRequests(error, args.body);
+        },
+      );
   }
+  // oidc-client-ts sends every token to userinfo as Bearer, which a protected resource refuses for
+  // a bound one (RFC 9449 §7.1): a bound token goes with the DPoP scheme and a proof.
+  const send = userinfo.fetchWithTimeout.bind(userinfo);
+  userinfo.fetchWithTimeout = (url, init) => {
+    const token = init.headers?.Authorization?.slice('Bearer '.length) ?? '';
+    if (!bound.delete(token)) return send(url, init);
+    return proofs.send(
+      new Request(url, init),
+      (request) => send(request, { timeoutInSeconds: init.timeoutInSeconds }),
+      async (request) => {
+        const headers = await proofs.headers(request.url, request.method, token);
+        if (headers === null) throw new Error('oidc-kit: no DPoP key for this session');
+        return headers;
+      },
+    );
+  };
 }
 
 interface JsonServiceInside {
   postForm(url: string, args: { body: URLSearchParams }): Promise<unknown>;
 }
 
+interface UserInfoServiceInside {
+  fetchWithTimeout(
+    input: RequestInfo,
+    init: RequestInit & { headers?: Record<string, string>; timeoutInSeconds?: number },
+  ): Promise<Response>;
+}
+
 interface OidcClientInside {
   settings?: object;
   _tokenClient?: { _jsonService?: JsonServiceInside };
-  _validator?: { _tokenClient?: { _jsonService?: JsonServiceInside } };
+  _validator?: {
+    _tokenClient?: { _jsonService?: JsonServiceInside };
+    _userInfoService?: { _jsonService?: UserInfoServiceInside };
+  };
 }
 
 /**

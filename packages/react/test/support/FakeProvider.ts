@@ -306,7 +306,7 @@ export class FakeProvider {
       case 'api':
         return this.api(request, proof);
       case 'userinfo':
-        return this.userinfo(request);
+        return this.userinfo(request, proof);
       default:
         // As web servers answer a path they do not know: a page, not JSON.
         return new Response('<!doctype html><title>Not Found</title>', {
@@ -453,13 +453,16 @@ export class FakeProvider {
     this.accessTokens.delete(token);
   }
 
-  private userinfo(request: Request): Response {
+  private userinfo(request: Request, proof: ReadProof | null): Response {
     if (this.options.userinfoStatus !== undefined) {
       return json({ error: 'temporarily_unavailable' }, this.options.userinfoStatus);
     }
-    const token = (request.headers.get('Authorization') ?? '').replace(/^Bearer /, '');
+    const [scheme = '', token = ''] = (request.headers.get('Authorization') ?? '').split(' ');
     const entry = this.accessTokens.get(token);
     if (entry === undefined || entry.grant.revoked) return json({ error: 'invalid_token' }, 401);
+    // A protected resource like any other (RFC 9449 §7.1), as oidc-provider's userinfo is.
+    const refused = this.bindingRefusal(request, proof, scheme, token, entry.grant);
+    if (refused !== null) return refused;
     const { sub, name, email } = entry.grant.user;
     return json({ sub, name, email });
   }
@@ -477,13 +480,31 @@ export class FakeProvider {
         'WWW-Authenticate': 'Bearer error="invalid_token"',
       });
     }
-    const jkt = entry.grant.jkt;
+    return (
+      this.bindingRefusal(request, proof, scheme, token, entry.grant, this.options.apiDpopNonce) ??
+      json({ sub: entry.grant.user.sub })
+    );
+  }
+
+  /**
+   * A resource's refusal of a live `token` sent with `scheme`, or null when it may be used: a bound
+   * token needs the DPoP scheme and a proof of this request by its key (with the nonce when
+   * `askNonce`), any other the Bearer scheme.
+   */
+  private bindingRefusal(
+    request: Request,
+    proof: ReadProof | null,
+    scheme: string,
+    token: string,
+    grant: Grant,
+    askNonce = false,
+  ): Response | null {
+    const jkt = grant.jkt;
     if (jkt !== undefined) {
       const url = new URL(request.url);
       const ath = createHash('sha256').update(token).digest('base64url');
       const refuse = (error: string, headers: Record<string, string> = {}) =>
         json({ error }, 401, { 'WWW-Authenticate': `DPoP error="${error}"`, ...headers });
-      // A bound token: the DPoP scheme and a proof of this request by the token's key.
       if (
         scheme !== 'DPoP' ||
         proof === null ||
@@ -494,7 +515,7 @@ export class FakeProvider {
       ) {
         return refuse(scheme === 'DPoP' ? 'invalid_dpop_proof' : 'invalid_token');
       }
-      if (this.options.apiDpopNonce === true && proof.nonce !== this.dpopNonces.api) {
+      if (askNonce && proof.nonce !== this.dpopNonces.api) {
         return refuse('use_dpop_nonce', { 'DPoP-Nonce': this.dpopNonces.api });
       }
     } else if (scheme !== 'Bearer') {
@@ -502,7 +523,7 @@ export class FakeProvider {
         'WWW-Authenticate': 'Bearer error="invalid_token"',
       });
     }
-    return json({ sub: entry.grant.user.sub });
+    return null;
   }
 
   private async tokens(grant: Grant, nonce: string | null, withIdToken = true) {
