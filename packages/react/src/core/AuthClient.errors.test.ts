@@ -276,6 +276,14 @@ describe('every other error code the engine raises', () => {
     expectNothingLeft(storage);
   });
 
+  // RFC 6749 5.1 requires it; a provider that leaves it out means the default, Bearer.
+  test('a token response without token_type is taken for Bearer', async () => {
+    const { client } = await landOnCallback({
+      tokenResponse: ({ token_type: _none, ...fields }: Record<string, unknown>) => fields,
+    });
+    expect(client.getSnapshot().status).toBe('authenticated');
+  });
+
   test.each(['a code', 'an error'])(
     'callback_state_mismatch: %s without `state`, after this tab left to sign in, is reported and removed',
     async (kind) => {

@@ -64,7 +64,8 @@ export class UserChecks {
    * session brings its own binding).
    */
   checkAccessToken(user: User, previous: User | null, proving = this.core.presenter.proving): void {
-    const type = (user.token_type ?? 'bearer').toLowerCase();
+    // oidc-client-ts gives a missing type as ''.
+    const type = (user.token_type || 'bearer').toLowerCase();
     if (user.access_token && (type === 'bearer' || (type === 'dpop' && proving))) {
       return;
     }
