@@ -242,7 +242,7 @@ function unknownClientFix(
   if (out.error !== 'invalid_client' || ctx.oidc?.client !== undefined) return undefined;
   const asked = (ctx.oidc?.params as Record<string, unknown> | undefined)?.client_id;
   if (typeof asked !== 'string') return undefined;
-  return `No client has the client_id ${JSON.stringify(asked)} here (registered: ${[...registered].join(', ')}). Check client_id in the app's config, or register the client in a clients file: oidc-kit-dev-provider --clients-file clients.json (see the README, "Clients").`;
+  return `No client has the client_id ${quoted(asked)} here (registered: ${[...registered].join(', ')}). Check client_id in the app's config, or register the client in a clients file: oidc-kit-dev-provider --clients-file clients.json (see the README, "Clients").`;
 }
 
 /**
@@ -264,5 +264,17 @@ function returnAddressFix(
   const client = ctx.oidc?.client;
   const accepted = name === 'redirect_uri' ? client?.redirectUris : client?.postLogoutRedirectUris;
   const asked = (ctx.oidc?.params as Record<string, unknown> | undefined)?.[name];
-  return `${String(client?.clientId ?? 'The client')} asked to return to ${String(asked)}, which is not one of its ${name}s (${accepted?.join(', ') || 'none'}${client?.applicationType === 'native' ? ', at any port' : ''}). To accept it, register it in a clients file: oidc-kit-dev-provider --clients-file clients.json (see the README, "Clients").`;
+  return `${String(client?.clientId ?? 'The client')} asked to return to ${quoted(String(asked))}, which is not one of its ${name}s (${accepted?.join(', ') || 'none'}${client?.applicationType === 'native' ? ', at any port' : ''}). To accept it, register it in a clients file: oidc-kit-dev-provider --clients-file clients.json (see the README, "Clients").`;
+}
+
+/**
+ * `value` in double quotes with every control character escaped (C0, DEL and C1): a request's
+ * parameters come from any page, and must not reach the terminal as escape sequences.
+ */
+function quoted(value: string): string {
+  // JSON.stringify escapes C0; DEL and C1 are left.
+  return JSON.stringify(value).replace(
+    /\p{Cc}/gu,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
