@@ -102,7 +102,11 @@ export async function startDevProvider(options: DevProviderOptions = {}): Promis
   // Requests that arrive while oidc-provider loads wait for it instead of hanging unanswered.
   const handler = Promise.all([import('./createProviderHandler.js'), settings.keys]).then(
     ([{ createProviderHandler }, keys]) =>
-      createProviderHandler(issuer, { ...settings, keys }, log),
+      createProviderHandler(
+        issuer,
+        { ...settings, keys, behindProxy: settings.issuer !== undefined },
+        log,
+      ),
   );
   server.on('request', (req, res) => {
     handler.then(
