@@ -261,6 +261,16 @@ describe('startDevProvider options', () => {
       { issuer: 'http://localhost:4000/' },
       'option issuer must be an origin with no path or trailing slash',
     ],
+    // The default port is not part of an origin: naming a path or slash here misled.
+    [
+      { issuer: 'https://dev.example.test:443' },
+      'option issuer must be an origin with no path or trailing slash, as a browser writes it: https://dev.example.test (got "https://dev.example.test:443").',
+    ],
+    [
+      { issuer: 'HTTP://LOCALHOST:4000' },
+      'as a browser writes it: http://localhost:4000 (got "HTTP://LOCALHOST:4000").',
+    ],
+    [{ issuer: 'ftp://localhost:4000' }, 'option issuer must use http: or https:'],
     [{ apiAudience: 'api' }, 'option apiAudience must be an absolute URL'],
     [
       { users: [], usersFile: 'users.json' },
