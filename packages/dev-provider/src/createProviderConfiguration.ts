@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import {
+  errors,
+  interactionPolicy,
+  type Configuration,
+  type KoaContextWithOIDC,
+} from 'oidc-provider';
 // oidc-provider's in-memory store, created per provider so that providers in one process (tests)
 // never share state. Passing it explicitly also silences the "development-only adapter" warning,
 // which is the point of this package.
@@ -135,6 +140,8 @@ export function createProviderConfiguration(settings: ProviderSettings): Configu
       send(ctx, renderErrorPage({ ...out }, { signOut: ctx.oidc?.route === 'end_session', fix }));
     },
 
+    interactions: { policy: interactionPolicyWithoutNativeClientPrompt() },
+
     features: {
       devInteractions: { enabled: false },
       // DPoP (RFC 9449): a token request with a proof gets tokens bound to its key (`cnf.jkt` in
@@ -222,6 +229,18 @@ export function createProviderConfiguration(settings: ProviderSettings): Configu
       Grant: Math.max(14 * day, settings.refreshTokenTtl),
     },
   };
+}
+
+/**
+ * oidc-provider's interaction policy without its "native clients require End-User interaction"
+ * check. `reference-app` is registered as a native client only so that any loopback port matches
+ * (RFC 8252 §7.3); it is a first-party browser app, and this provider asks no client for consent.
+ * With the check, its `prompt=none` renewals always failed with `interaction_required`.
+ */
+function interactionPolicyWithoutNativeClientPrompt() {
+  const policy = interactionPolicy.base();
+  policy.get('consent')!.checks.remove('native_client_prompt');
+  return policy;
 }
 
 function send(ctx: KoaContextWithOIDC, page: Page): void {

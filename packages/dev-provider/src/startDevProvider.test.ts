@@ -367,6 +367,46 @@ describe('the default client on another loopback port (development: any port, RF
   });
 });
 
+// OpenID Connect Core 1.0, section 3.1.2.1: a silent authorization answers at once, with a code
+// when the session allows it, with login_required when there is none. Apps renew this way.
+describe('prompt=none (silent authorization)', () => {
+  it('without a session: login_required, with state, to the redirect URI', async () => {
+    const visit = await new Browser(provider.issuer).open(
+      authorizationUrl(provider.issuer, {
+        challenge: pkce().challenge,
+        state: 'silent',
+        extra: { prompt: 'none' },
+      }),
+    );
+    expect(visit.redirectedTo?.href.startsWith(`${callback}?`)).toBe(true);
+    expect(visit.redirectedTo?.searchParams.get('error')).toBe('login_required');
+    expect(visit.redirectedTo?.searchParams.get('state')).toBe('silent');
+  });
+
+  it.each([
+    ['reference-app', 'reference-app', callback],
+    ['reference-app on another loopback port', 'reference-app', 'http://127.0.0.1:4321/callback'],
+    ['a client you add', 'userinfo-app', 'http://localhost:3000/cb'],
+  ])('with a session: a code for %s, no page shown', async (_label, clientId, redirectUri) => {
+    const { browser } = await signIn(provider.issuer, { username: 'alice', clientId, redirectUri });
+    const { verifier, challenge } = pkce();
+    const visit = await browser.open(
+      authorizationUrl(provider.issuer, {
+        clientId,
+        redirectUri,
+        challenge,
+        state: 'silent',
+        extra: { prompt: 'none' },
+      }),
+    );
+    expect(visit.redirectedTo?.searchParams.get('error')).toBeNull();
+    expect(visit.redirectedTo?.searchParams.get('state')).toBe('silent');
+    const code = visit.redirectedTo?.searchParams.get('code');
+    expect(code).toBeTruthy();
+    await exchangeCode(provider.issuer, { code: code!, verifier, clientId, redirectUri });
+  });
+});
+
 describe('a wrong path', () => {
   it('answers 404 with CORS headers, so an app on another origin sees the status', async () => {
     const response = await fetch(
