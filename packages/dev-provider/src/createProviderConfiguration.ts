@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import {
+  errors,
+  interactionPolicy,
+  type Configuration,
+  type KoaContextWithOIDC,
+} from 'oidc-provider';
 // oidc-provider's in-memory store, created per provider so that providers in one process (tests)
 // never share state. Passing it explicitly also silences the "development-only adapter" warning,
 // which is the point of this package.
@@ -135,6 +140,8 @@ export function createProviderConfiguration(settings: ProviderSettings): Configu
       send(ctx, renderErrorPage({ ...out }, { signOut: ctx.oidc?.route === 'end_session', fix }));
     },
 
+    interactions: { policy: interactionPolicyWithoutNativeClientPrompt() },
+
     features: {
       devInteractions: { enabled: false },
       // DPoP (RFC 9449): a token request with a proof gets tokens bound to its key (`cnf.jkt` in
@@ -224,6 +231,18 @@ export function createProviderConfiguration(settings: ProviderSettings): Configu
   };
 }
 
+/**
+ * oidc-provider's interaction policy without its "native clients require End-User interaction"
+ * check. `reference-app` is registered as a native client only so that any loopback port matches
+ * (RFC 8252 §7.3); it is a first-party browser app, and this provider asks no client for consent.
+ * With the check, its `prompt=none` renewals always failed with `interaction_required`.
+ */
+function interactionPolicyWithoutNativeClientPrompt() {
+  const policy = interactionPolicy.base();
+  policy.get('consent')!.checks.remove('native_client_prompt');
+  return policy;
+}
+
 function send(ctx: KoaContextWithOIDC, page: Page): void {
   ctx.set(page.headers);
   ctx.type = 'html';
@@ -242,7 +261,7 @@ function unknownClientFix(
   if (out.error !== 'invalid_client' || ctx.oidc?.client !== undefined) return undefined;
   const asked = (ctx.oidc?.params as Record<string, unknown> | undefined)?.client_id;
   if (typeof asked !== 'string') return undefined;
-  return `No client has the client_id ${JSON.stringify(asked)} here (registered: ${[...registered].join(', ')}). Check client_id in the app's config, or register the client in a clients file: oidc-kit-dev-provider --clients-file clients.json (see the README, "Clients").`;
+  return `No client has the client_id ${quoted(asked)} here (registered: ${[...registered].join(', ')}). Check client_id in the app's config, or register the client in a clients file: oidc-kit-dev-provider --clients-file clients.json (see the README, "Clients").`;
 }
 
 /**
@@ -264,5 +283,17 @@ function returnAddressFix(
   const client = ctx.oidc?.client;
   const accepted = name === 'redirect_uri' ? client?.redirectUris : client?.postLogoutRedirectUris;
   const asked = (ctx.oidc?.params as Record<string, unknown> | undefined)?.[name];
-  return `${String(client?.clientId ?? 'The client')} asked to return to ${String(asked)}, which is not one of its ${name}s (${accepted?.join(', ') || 'none'}${client?.applicationType === 'native' ? ', at any port' : ''}). To accept it, register it in a clients file: oidc-kit-dev-provider --clients-file clients.json (see the README, "Clients").`;
+  return `${String(client?.clientId ?? 'The client')} asked to return to ${quoted(String(asked))}, which is not one of its ${name}s (${accepted?.join(', ') || 'none'}${client?.applicationType === 'native' ? ', at any port' : ''}). To accept it, register it in a clients file: oidc-kit-dev-provider --clients-file clients.json (see the README, "Clients").`;
+}
+
+/**
+ * `value` in double quotes with every control character escaped (C0, DEL and C1): a request's
+ * parameters come from any page, and must not reach the terminal as escape sequences.
+ */
+function quoted(value: string): string {
+  // JSON.stringify escapes C0; DEL and C1 are left.
+  return JSON.stringify(value).replace(
+    /\p{Cc}/gu,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

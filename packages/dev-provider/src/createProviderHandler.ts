@@ -15,10 +15,13 @@ import { renderStillSignedInPage, staySignedInPath } from './renderLogoutPage.js
  */
 export function createProviderHandler(
   issuer: string,
-  settings: ProviderSettings & { hint: string | undefined },
+  settings: ProviderSettings & { hint: string | undefined; behindProxy: boolean },
   log: (line: string) => void,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const provider = new Provider(issuer, createProviderConfiguration(settings));
+  // A given issuer is the public origin of a proxy (often TLS-terminating): endpoint URLs follow its
+  // X-Forwarded-Proto / X-Forwarded-Host, or discovery would list http:// endpoints for https.
+  provider.proxy = settings.behindProxy;
   provider.on('server_error', (_ctx, error) => {
     console.error('oidc-kit-dev-provider: server error:', error);
   });

@@ -93,6 +93,13 @@ describe('parseClients', () => {
       /built-in reference app/,
     ],
     [
+      // oidc-provider accepted it at startup, then refused every sign-in (invalid_client_metadata).
+      'a client_id with a character outside printable ASCII',
+      [{ client_id: 'café', redirect_uris: ['http://x.test/cb'] }],
+      'client_id',
+      /printable ASCII/,
+    ],
+    [
       'a secret',
       [{ client_id: 'a', redirect_uris: ['http://x.test/cb'], client_secret: 's' }],
       'client_secret',

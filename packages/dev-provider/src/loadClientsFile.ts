@@ -55,6 +55,13 @@ export function parseClients(value: unknown, list: ListSource): DevClient[] {
   for (const { check } of eachEntry(value, list, 'client_id', example)) {
     check.onlyFields(clientFields);
     const clientId = check.requiredString('client_id', '"my-app"');
+    // oidc-provider validates clients on first use: it would start, then refuse every sign-in.
+    if (!/^[\x20-\x7E]+$/.test(clientId)) {
+      check.fail(
+        'client_id',
+        `must use printable ASCII characters only (got ${JSON.stringify(clientId)}).`,
+      );
+    }
     if (clientId === referenceAppClient.client_id) {
       check.fail(
         'client_id',

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +47,41 @@ describe('loadSigningKeys', () => {
       expect(error).toBeInstanceOf(DevProviderConfigError);
       expect((error as DevProviderConfigError).field).toBe(field);
       expect((error as Error).message).toContain(`keys file ${path}`);
+      expect((error as Error).message).toMatch(problem);
+    },
+  );
+
+  // Each of these was accepted, then every token request failed with a 500 (or oidc-provider threw
+  // a bare Error with a stack trace): the provider signs ID and access tokens with RS256.
+  it.each([
+    ['a 1024-bit key', 'small', 0, 'n', /2048 bits/],
+    ['an encryption key', { use: 'enc' }, 0, 'use', /must be "sig"/],
+    ['another algorithm', { alg: 'RS384' }, 0, 'alg', /must be "RS256"/],
+    ['key_ops without sign', { key_ops: ['verify'] }, 0, 'key_ops', /must include "sign"/],
+    ['a kid that is not a string', { kid: 5 }, 0, 'kid', /non-empty string/],
+    ['a kid used twice', 'duplicate', 1, 'kid', /already used by entry 1/],
+  ] as const)(
+    'refuses a keys file with %s, which cannot sign RS256 tokens, naming the field',
+    async (label, change, index, field, problem) => {
+      const key = await generateSigningKey();
+      let keys: unknown[];
+      if (change === 'small') {
+        const small = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({
+          format: 'jwk',
+        });
+        keys = [{ ...small, kid: 'small' }];
+      } else if (change === 'duplicate') {
+        keys = [key, { ...(await generateSigningKey()), kid: key.kid }];
+      } else {
+        keys = [{ ...key, ...change }];
+      }
+      const path = join(dir, `unusable-${label.replace(/\W+/g, '-')}.json`);
+      writeFileSync(path, JSON.stringify({ keys }));
+      const error = await loadSigningKeys(path).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(DevProviderConfigError);
+      expect((error as DevProviderConfigError).index).toBe(index);
+      expect((error as DevProviderConfigError).field).toBe(field);
+      expect((error as Error).message).toContain(`keys file ${path}, entry ${index + 1}`);
       expect((error as Error).message).toMatch(problem);
     },
   );

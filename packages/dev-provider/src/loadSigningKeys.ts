@@ -68,10 +68,39 @@ function parseSigningKeys(value: unknown, source: string): SigningKeys {
         fail(field, 'is missing: each key must be a complete private RSA JWK.');
       }
     }
+    // Every key must sign RS256: oidc-provider would start with one that cannot and then fail
+    // each token request, or throw a bare Error at startup.
+    if (jwk.kid !== undefined) {
+      if (typeof jwk.kid !== 'string' || jwk.kid === '') fail('kid', 'must be a non-empty string.');
+      const first = keys.findIndex((other) => (other as { kid?: unknown } | null)?.kid === jwk.kid);
+      if (first !== index) {
+        fail('kid', `"${jwk.kid}" is already used by entry ${first + 1}; each kid must be unique.`);
+      }
+    }
+    if (jwk.use !== undefined && jwk.use !== 'sig') {
+      fail('use', 'must be "sig" or left out: the provider signs tokens with these keys.');
+    }
+    if (jwk.alg !== undefined && jwk.alg !== 'RS256') {
+      fail('alg', 'must be "RS256" or left out: the provider signs tokens with RS256.');
+    }
+    if (
+      jwk.key_ops !== undefined &&
+      !(Array.isArray(jwk.key_ops) && (jwk.key_ops as unknown[]).includes('sign'))
+    ) {
+      fail('key_ops', 'must include "sign" or be left out.');
+    }
+    let bits: number | undefined;
     try {
-      createPrivateKey({ key: jwk as JsonWebKey, format: 'jwk' });
+      bits = createPrivateKey({ key: jwk as JsonWebKey, format: 'jwk' }).asymmetricKeyDetails
+        ?.modulusLength;
     } catch (error) {
       fail(undefined, `is not a usable RSA private key (${(error as Error).message}).`);
+    }
+    if (bits !== undefined && bits < 2048) {
+      fail(
+        'n',
+        `is a ${bits}-bit modulus; RS256 needs 2048 bits or more. Delete the file to have a new key generated.`,
+      );
     }
   });
   return { keys: keys as JWK[] };

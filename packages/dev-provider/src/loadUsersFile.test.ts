@@ -146,6 +146,16 @@ describe('loadUsersFile', () => {
     expect((await loadUsersFile(path))[0]?.roles).toEqual(['auditor']);
   });
 
+  // Windows editors and PowerShell's Set-Content -Encoding UTF8 start the file with a byte order
+  // mark, invisible in the editor: "not valid JSON ... Fix the syntax" pointed at nothing.
+  it('reads a users file saved with a UTF-8 byte order mark', async () => {
+    const path = usersFile(
+      'bom.json',
+      `\uFEFF${JSON.stringify([{ username: 'dan', password: 'd' }])}`,
+    );
+    expect((await loadUsersFile(path))[0]?.username).toBe('dan');
+  });
+
   it('refuses a file that is not JSON, naming it', async () => {
     const path = usersFile('broken.json', '[{"username": "alice",]');
     const error = await configError(loadUsersFile(path));

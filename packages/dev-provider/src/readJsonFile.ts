@@ -16,7 +16,8 @@ export async function readJsonFile(path: string, kind: string): Promise<unknown>
     );
   }
   try {
-    return JSON.parse(text) as unknown;
+    // A UTF-8 byte order mark (Windows editors, PowerShell) is allowed by RFC 8259 §8.1.
+    return JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
   } catch (error) {
     throw new DevProviderConfigError(
       { kind, source },

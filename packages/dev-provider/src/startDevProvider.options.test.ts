@@ -1,3 +1,4 @@
+import { get } from 'node:http';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DevProviderConfigError } from './DevProviderConfigError.js';
@@ -91,6 +92,56 @@ describe('startDevProvider options', () => {
       await provider.stop();
     }
   });
+
+  // README: "put a TLS proxy in front (and pass --issuer)". The proxy speaks http to the provider
+  // and says so in X-Forwarded-Proto / X-Forwarded-Host, as TLS-terminating proxies do.
+  it.each([
+    ['keeps the Host header', { host: 'dev.example.test', 'x-forwarded-proto': 'https' }],
+    [
+      'sets X-Forwarded-Host',
+      { 'x-forwarded-host': 'dev.example.test', 'x-forwarded-proto': 'https' },
+    ],
+  ])(
+    'behind a TLS proxy that %s, with the https issuer given, discovery lists https endpoints',
+    async (_label, headers) => {
+      const provider = await startDevProvider({
+        port: 0,
+        quiet: true,
+        issuer: 'https://dev.example.test',
+      });
+      try {
+        const body = await new Promise<string>((done, fail) => {
+          get(
+            {
+              host: 'localhost',
+              port: provider.port,
+              path: '/.well-known/openid-configuration',
+              headers,
+            },
+            (res) => {
+              let text = '';
+              res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+              res.on('end', () => done(text));
+            },
+          ).on('error', fail);
+        });
+        const metadata = JSON.parse(body) as Record<string, unknown>;
+        expect(metadata.issuer).toBe('https://dev.example.test');
+        for (const name of [
+          'authorization_endpoint',
+          'token_endpoint',
+          'userinfo_endpoint',
+          'jwks_uri',
+          'end_session_endpoint',
+          'revocation_endpoint',
+        ]) {
+          expect(metadata[name], name).toMatch(/^https:\/\/dev\.example\.test\//);
+        }
+      } finally {
+        await provider.stop();
+      }
+    },
+  );
 
   it('listens on the given host and announces the given issuer', async () => {
     const probe = await startDevProvider({ port: 0, quiet: true });
@@ -210,6 +261,16 @@ describe('startDevProvider options', () => {
       { issuer: 'http://localhost:4000/' },
       'option issuer must be an origin with no path or trailing slash',
     ],
+    // The default port is not part of an origin: naming a path or slash here misled.
+    [
+      { issuer: 'https://dev.example.test:443' },
+      'option issuer must be an origin with no path or trailing slash, as a browser writes it: https://dev.example.test (got "https://dev.example.test:443").',
+    ],
+    [
+      { issuer: 'HTTP://LOCALHOST:4000' },
+      'as a browser writes it: http://localhost:4000 (got "HTTP://LOCALHOST:4000").',
+    ],
+    [{ issuer: 'ftp://localhost:4000' }, 'option issuer must use http: or https:'],
     [{ apiAudience: 'api' }, 'option apiAudience must be an absolute URL'],
     [
       { users: [], usersFile: 'users.json' },

@@ -367,6 +367,46 @@ describe('the default client on another loopback port (development: any port, RF
   });
 });
 
+// OpenID Connect Core 1.0, section 3.1.2.1: a silent authorization answers at once, with a code
+// when the session allows it, with login_required when there is none. Apps renew this way.
+describe('prompt=none (silent authorization)', () => {
+  it('without a session: login_required, with state, to the redirect URI', async () => {
+    const visit = await new Browser(provider.issuer).open(
+      authorizationUrl(provider.issuer, {
+        challenge: pkce().challenge,
+        state: 'silent',
+        extra: { prompt: 'none' },
+      }),
+    );
+    expect(visit.redirectedTo?.href.startsWith(`${callback}?`)).toBe(true);
+    expect(visit.redirectedTo?.searchParams.get('error')).toBe('login_required');
+    expect(visit.redirectedTo?.searchParams.get('state')).toBe('silent');
+  });
+
+  it.each([
+    ['reference-app', 'reference-app', callback],
+    ['reference-app on another loopback port', 'reference-app', 'http://127.0.0.1:4321/callback'],
+    ['a client you add', 'userinfo-app', 'http://localhost:3000/cb'],
+  ])('with a session: a code for %s, no page shown', async (_label, clientId, redirectUri) => {
+    const { browser } = await signIn(provider.issuer, { username: 'alice', clientId, redirectUri });
+    const { verifier, challenge } = pkce();
+    const visit = await browser.open(
+      authorizationUrl(provider.issuer, {
+        clientId,
+        redirectUri,
+        challenge,
+        state: 'silent',
+        extra: { prompt: 'none' },
+      }),
+    );
+    expect(visit.redirectedTo?.searchParams.get('error')).toBeNull();
+    expect(visit.redirectedTo?.searchParams.get('state')).toBe('silent');
+    const code = visit.redirectedTo?.searchParams.get('code');
+    expect(code).toBeTruthy();
+    await exchangeCode(provider.issuer, { code: code!, verifier, clientId, redirectUri });
+  });
+});
+
 describe('a wrong path', () => {
   it('answers 404 with CORS headers, so an app on another origin sees the status', async () => {
     const response = await fetch(
@@ -521,6 +561,31 @@ describe('an unregistered return address or client is named, with how to registe
       authorizationUrl(provider.issuer, { redirectUri, challenge: pkce().challenge }),
     );
     expectNamed(visit, 'Sign-in error', redirectUri, 'http://localhost:5173/callback');
+  });
+
+  // Any page can send the developer's browser here: what it puts in the URL must not reach the
+  // terminal as control characters (a cleared screen, a forged "ready at" line).
+  it('on sign-in: a redirect URI with control characters reaches the terminal escaped', async () => {
+    const redirectUri =
+      'http://localhost:5173/x\u001b[2J\u009b2J\noidc-kit dev provider ready at http://evil';
+    await new Browser(provider.issuer).open(
+      authorizationUrl(provider.issuer, { redirectUri, challenge: pkce().challenge }),
+    );
+    expect(warn).toHaveBeenCalledTimes(1);
+    const [line] = warn.mock.calls[0]!;
+    expect(line).not.toMatch(/\p{Cc}/u);
+    expect(line).toContain('"http://localhost:5173/x\\u001b[2J\\u009b2J\\noidc-kit dev provider');
+  });
+
+  it('on sign-in with an unknown client_id: control characters in it reach the terminal escaped', async () => {
+    const clientId = 'nobody\u009b2J\u001b[2J';
+    await new Browser(provider.issuer).open(
+      authorizationUrl(provider.issuer, { clientId, challenge: pkce().challenge }),
+    );
+    expect(warn).toHaveBeenCalledTimes(1);
+    const [line] = warn.mock.calls[0]!;
+    expect(line).not.toMatch(/\p{Cc}/u);
+    expect(line).toContain('"nobody\\u009b2J\\u001b[2J"');
   });
 
   it('on sign-in with an unknown client_id: the page and the terminal name it and the registered ones', async () => {

@@ -102,7 +102,11 @@ export async function startDevProvider(options: DevProviderOptions = {}): Promis
   // Requests that arrive while oidc-provider loads wait for it instead of hanging unanswered.
   const handler = Promise.all([import('./createProviderHandler.js'), settings.keys]).then(
     ([{ createProviderHandler }, keys]) =>
-      createProviderHandler(issuer, { ...settings, keys }, log),
+      createProviderHandler(
+        issuer,
+        { ...settings, keys, behindProxy: settings.issuer !== undefined },
+        log,
+      ),
   );
   server.on('request', (req, res) => {
     handler.then(
@@ -234,10 +238,19 @@ async function resolveOptions(options: DevProviderOptions) {
   }
 
   function originOption(name: string, value: string): string {
-    if (new URL(urlOption(name, value)).origin !== value) {
+    const url = new URL(urlOption(name, value));
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       fail(
         name,
-        `must be an origin with no path or trailing slash, e.g. http://localhost:4000 (got ${JSON.stringify(value)}).`,
+        `must use http: or https:, e.g. http://localhost:4000 (got ${JSON.stringify(value)}).`,
+      );
+    }
+    // Clients compare the issuer as a string: it must be written exactly as a browser writes the
+    // origin (lowercase, no default port), not only without a path.
+    if (url.origin !== value) {
+      fail(
+        name,
+        `must be an origin with no path or trailing slash, as a browser writes it: ${url.origin} (got ${JSON.stringify(value)}).`,
       );
     }
     return value;
