@@ -236,6 +236,24 @@ describe('createMockAuthClient, as the real client', () => {
     expect(expired.getSnapshot()).toMatchObject({ error: null, signOutReason: 'expired' });
   });
 
+  test("signOut() records the reason it is given, as the real client's does", async () => {
+    const harness = createHarness();
+    try {
+      const real = harness.createClient();
+      await real.start();
+      const mock = createMockAuthClient({ user: createTestUser() });
+      for (const client of [real, mock]) {
+        await client.signOut({ reason: 'idle', redirect: false });
+        expect(client.getSnapshot()).toMatchObject({
+          status: 'unauthenticated',
+          signOutReason: 'idle',
+        });
+      }
+    } finally {
+      harness.dispose();
+    }
+  });
+
   test('the idle warning shows only while signed in, and ends with the session', () => {
     const auth = createMockAuthClient({ user: createTestUser(), idleWarning: 30_000 });
     let heard = 0;
