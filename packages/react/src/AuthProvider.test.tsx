@@ -1,5 +1,6 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { StrictMode, useEffect } from 'react';
+import { UserManager } from 'oidc-client-ts';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { appOrigin, createHarness } from '../test/support/harness';
 import { unhandledRejectionsDuring } from '../test/support/unhandledRejections';
@@ -245,5 +246,23 @@ describe('AuthProvider', () => {
     expect(warn).toHaveBeenCalledTimes(1);
     expect(String(warn.mock.calls[0]?.[0])).toMatch(/client_id/);
     expect(String(warn.mock.calls[0]?.[0])).toMatch(/key=/);
+  });
+  test('an inline config around a ready UserManager re-renders without a crash or a warning', () => {
+    harness = createHarness();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const userManager = new UserManager({
+      authority: harness.provider.issuer,
+      client_id: 'app',
+      redirect_uri: `${appOrigin}/callback`,
+    });
+    const app = () => (
+      <AuthProvider config={{ userManager, apiOrigins: [harness.provider.apiOrigin] }}>
+        <Status />
+      </AuthProvider>
+    );
+    const { rerender } = render(app());
+    rerender(app());
+    expect(screen.getByLabelText('status')).toBeDefined();
+    expect(warn).not.toHaveBeenCalled();
   });
 });
