@@ -100,6 +100,27 @@ describe('SignInButton', () => {
     expect(link.getAttribute('aria-busy')).toBe('true');
   });
 
+  test('asChild keeps its click and class when your element passes them on as undefined', async () => {
+    // A link component that forwards its own optional props: `onClick={props.onClick}`.
+    function NavLink({ onClick, className }: { onClick?: () => void; className?: string }) {
+      return (
+        <a href="#sign-in" onClick={onClick} className={className}>
+          Log in
+        </a>
+      );
+    }
+    const forwarded: { onClick?: () => void; className?: string } = {};
+    const auth = renderButton(
+      <SignInButton asChild className="from-button">
+        <NavLink onClick={forwarded.onClick} className={forwarded.className} />
+      </SignInButton>,
+    );
+    const link = screen.getByRole('link', { name: 'Log in' });
+    expect(link.className).toBe('from-button');
+    await userEvent.click(link);
+    expect(auth.signIn.calls).toHaveLength(1);
+  });
+
   test('disabled, as a button or with asChild, does not sign in', async () => {
     const auth = renderButton(
       <>

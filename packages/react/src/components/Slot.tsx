@@ -18,14 +18,18 @@ function mergeProps(ours: AnyProps, theirs: AnyProps): AnyProps {
   for (const key of Object.keys(ours)) {
     const mine = ours[key];
     const child = theirs[key];
-    if (/^on[A-Z]/.test(key) && typeof mine === 'function' && typeof child === 'function') {
-      merged[key] = composeEventHandlers(
-        child as (event: SyntheticEvent) => void,
-        mine as (event: SyntheticEvent) => void,
-      );
-    } else if (key === 'className' && typeof child === 'string') {
+    // A handler, class or style the child passes on as undefined leaves ours in place.
+    if (/^on[A-Z]/.test(key) && typeof mine === 'function') {
+      merged[key] =
+        typeof child === 'function'
+          ? composeEventHandlers(
+              child as (event: SyntheticEvent) => void,
+              mine as (event: SyntheticEvent) => void,
+            )
+          : mine;
+    } else if (key === 'className') {
       merged[key] = [mine, child].filter(Boolean).join(' ');
-    } else if (key === 'style' && typeof child === 'object') {
+    } else if (key === 'style') {
       merged[key] = { ...(mine as object), ...(child as object) };
     }
   }
