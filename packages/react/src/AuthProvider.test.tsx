@@ -8,7 +8,7 @@ import type { Harness } from '../test/support/harness';
 import { AuthProvider } from './AuthProvider';
 import { RequireAuth } from './components/RequireAuth';
 import { useAuth } from './hooks/useAuth';
-import { createMockAuthClient } from './testing';
+import { createMockAuthClient, createTestUser } from './testing';
 
 let harness: Harness;
 afterEach(() => harness?.dispose());
@@ -92,6 +92,24 @@ describe('AuthProvider', () => {
     unmount();
     // At once, with no timer to wait for.
     expect(client.stop.calls).toHaveLength(2);
+  });
+
+  test('follows a client prop that changes: the new one is read and started, the old one stopped', () => {
+    const first = createMockAuthClient({ state: 'unauthenticated' });
+    const second = createMockAuthClient({ user: createTestUser({ name: 'Bob Stone' }) });
+    const { rerender } = render(
+      <AuthProvider client={first}>
+        <Status />
+      </AuthProvider>,
+    );
+    rerender(
+      <AuthProvider client={second}>
+        <Status />
+      </AuthProvider>,
+    );
+    expect(screen.getByLabelText('status').textContent).toBe('authenticated as Bob Stone');
+    expect(first.stop.calls).toHaveLength(first.start.calls.length);
+    expect(second.start.calls.length - second.stop.calls.length).toBe(1);
   });
 
   test('stops the client it created when it unmounts, and not on the StrictMode remount', async () => {
