@@ -100,6 +100,23 @@ describe('SignInButton', () => {
     expect(link.getAttribute('aria-busy')).toBe('true');
   });
 
+  test("asChild hands the element to both refs, yours and the button's, with no React warning", () => {
+    const logged = vi.spyOn(console, 'error');
+    const buttonRef = createRef<HTMLButtonElement>();
+    const linkRef = createRef<HTMLAnchorElement>();
+    renderButton(
+      <SignInButton asChild ref={buttonRef}>
+        <a href="#sign-in" ref={linkRef}>
+          Log in
+        </a>
+      </SignInButton>,
+    );
+    const link = screen.getByRole('link', { name: 'Log in' });
+    expect(buttonRef.current).toBe(link);
+    expect(linkRef.current).toBe(link);
+    expect(logged).not.toHaveBeenCalled();
+  });
+
   test('asChild keeps its click and class when your element passes them on as undefined', async () => {
     // A link component that forwards its own optional props: `onClick={props.onClick}`.
     function NavLink({ onClick, className }: { onClick?: () => void; className?: string }) {

@@ -44,10 +44,12 @@ export const Slot = /* @__PURE__ */ forwardRef<
 >(function Slot({ children, ...props }, ref) {
   const child = Children.only(children);
   if (!isValidElement<AnyProps>(child)) return null;
-  const childRef = (child.props.ref ?? (child as unknown as { ref?: Ref<HTMLElement> }).ref) as
-    Ref<HTMLElement> | undefined;
-  return cloneElement(child, {
-    ...mergeProps(props as AnyProps, child.props),
-    ref: composeRefs(ref, childRef),
-  });
+  const merged = mergeProps(props as AnyProps, child.props);
+  // React 19 keeps the child's ref in its props (copied into `merged`); React 18 on the element,
+  // where its props' `ref` is a getter that warns when read (and that a spread skips).
+  merged.ref = composeRefs(
+    ref,
+    (merged.ref ?? (child as unknown as { ref?: unknown }).ref) as Ref<HTMLElement> | undefined,
+  );
+  return cloneElement(child, merged);
 });
