@@ -117,6 +117,21 @@ describe('SignInButton', () => {
     expect(logged).not.toHaveBeenCalled();
   });
 
+  test('asChild with a component that takes no ref: no ref is given to it, so React does not warn', async () => {
+    const logged = vi.spyOn(console, 'error');
+    function PlainLink(props: { onClick?: () => void; children?: React.ReactNode }) {
+      return <a href="#sign-in" {...props} />;
+    }
+    const auth = renderButton(
+      <SignInButton asChild>
+        <PlainLink>Log in</PlainLink>
+      </SignInButton>,
+    );
+    await userEvent.click(screen.getByRole('link', { name: 'Log in' }));
+    expect(auth.signIn.calls).toHaveLength(1);
+    expect(logged).not.toHaveBeenCalled();
+  });
+
   test('asChild keeps its click and class when your element passes them on as undefined', async () => {
     // A link component that forwards its own optional props: `onClick={props.onClick}`.
     function NavLink({ onClick, className }: { onClick?: () => void; className?: string }) {

@@ -47,9 +47,9 @@ export const Slot = /* @__PURE__ */ forwardRef<
   const merged = mergeProps(props as AnyProps, child.props);
   // React 19 keeps the child's ref in its props (copied into `merged`); React 18 on the element,
   // where its props' `ref` is a getter that warns when read (and that a spread skips).
-  merged.ref = composeRefs(
-    ref,
-    (merged.ref ?? (child as unknown as { ref?: unknown }).ref) as Ref<HTMLElement> | undefined,
-  );
+  const childRef = (merged.ref ?? (child as unknown as { ref?: unknown }).ref) as
+    Ref<HTMLElement> | undefined;
+  // No ref of ours, none added: React 18 warns when a component without forwardRef gets one.
+  merged.ref = ref ? composeRefs(ref, childRef) : childRef;
   return cloneElement(child, merged);
 });
