@@ -1,11 +1,21 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createRef } from 'react';
-import { describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { createHarness } from '../../test/support/harness';
+import type { Harness } from '../../test/support/harness';
+import { AuthProvider } from '../AuthProvider';
 import { unhandledRejectionsDuring } from '../../test/support/unhandledRejections';
 import { AuthContext } from '../authContext';
 import { MockAuthProvider, createMockAuthClient } from '../testing';
 import { SignInButton } from './SignInButton';
+
+let harness: Harness | undefined;
+afterEach(() => {
+  vi.useRealTimers();
+  harness?.dispose();
+  harness = undefined;
+});
 
 function renderButton(element: React.ReactNode, auth = createMockAuthClient()) {
   render(<MockAuthProvider client={auth}>{element}</MockAuthProvider>);
@@ -80,6 +90,27 @@ describe('SignInButton', () => {
     expect((button as HTMLButtonElement).disabled).toBe(true);
     await userEvent.click(button);
     expect(auth.signIn.calls).toHaveLength(1);
+  });
+
+  test('a redirect that never leaves the page (the user chose "Stay on page") frees the button again', async () => {
+    harness = createHarness();
+    const client = harness.createClient();
+    await client.start();
+    render(
+      <AuthProvider client={client}>
+        <SignInButton />
+      </AuthProvider>,
+    );
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const button = screen.getByRole('button', { name: 'Sign in' });
+    await act(async () => button.click());
+    await vi.waitFor(() => expect(harness?.redirects).toHaveLength(1));
+    expect((button as HTMLButtonElement).disabled).toBe(true);
+    // The client gives the redirect up and is signed out again (its own test covers that).
+    await act(() => vi.advanceTimersByTimeAsync(15_000));
+    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('unauthenticated'));
+    expect(button.getAttribute('aria-busy')).toBeNull();
+    expect((button as HTMLButtonElement).disabled).toBe(false);
   });
 
   test('asChild renders your element with the behaviour merged in', async () => {
