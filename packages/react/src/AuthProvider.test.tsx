@@ -1,5 +1,6 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { StrictMode, useEffect } from 'react';
+import { UserManager } from 'oidc-client-ts';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { appOrigin, createHarness } from '../test/support/harness';
 import { unhandledRejectionsDuring } from '../test/support/unhandledRejections';
@@ -7,7 +8,7 @@ import type { Harness } from '../test/support/harness';
 import { AuthProvider } from './AuthProvider';
 import { RequireAuth } from './components/RequireAuth';
 import { useAuth } from './hooks/useAuth';
-import { createMockAuthClient } from './testing';
+import { createMockAuthClient, createTestUser } from './testing';
 
 let harness: Harness;
 afterEach(() => harness?.dispose());
@@ -91,6 +92,24 @@ describe('AuthProvider', () => {
     unmount();
     // At once, with no timer to wait for.
     expect(client.stop.calls).toHaveLength(2);
+  });
+
+  test('follows a client prop that changes: the new one is read and started, the old one stopped', () => {
+    const first = createMockAuthClient({ state: 'unauthenticated' });
+    const second = createMockAuthClient({ user: createTestUser({ name: 'Bob Stone' }) });
+    const { rerender } = render(
+      <AuthProvider client={first}>
+        <Status />
+      </AuthProvider>,
+    );
+    rerender(
+      <AuthProvider client={second}>
+        <Status />
+      </AuthProvider>,
+    );
+    expect(screen.getByLabelText('status').textContent).toBe('authenticated as Bob Stone');
+    expect(first.stop.calls).toHaveLength(first.start.calls.length);
+    expect(second.start.calls.length - second.stop.calls.length).toBe(1);
   });
 
   test('stops the client it created when it unmounts, and not on the StrictMode remount', async () => {
@@ -245,5 +264,23 @@ describe('AuthProvider', () => {
     expect(warn).toHaveBeenCalledTimes(1);
     expect(String(warn.mock.calls[0]?.[0])).toMatch(/client_id/);
     expect(String(warn.mock.calls[0]?.[0])).toMatch(/key=/);
+  });
+  test('an inline config around a ready UserManager re-renders without a crash or a warning', () => {
+    harness = createHarness();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const userManager = new UserManager({
+      authority: harness.provider.issuer,
+      client_id: 'app',
+      redirect_uri: `${appOrigin}/callback`,
+    });
+    const app = () => (
+      <AuthProvider config={{ userManager, apiOrigins: [harness.provider.apiOrigin] }}>
+        <Status />
+      </AuthProvider>
+    );
+    const { rerender } = render(app());
+    rerender(app());
+    expect(screen.getByLabelText('status')).toBeDefined();
+    expect(warn).not.toHaveBeenCalled();
   });
 });

@@ -29,7 +29,8 @@ export type AuthProviderProps = {
   | {
       /**
        * A ready client, e.g. an `AuthClient` created outside React to use in route loaders, or
-       * any engine that implements `AuthContextValue`.
+       * any engine that implements `AuthContextValue`. Another client passed later replaces it
+       * (the old one is stopped, the new one started).
        */
       client: AuthContextValue;
       config?: never;
@@ -96,7 +97,10 @@ function createClient(props: AuthProviderProps): {
  * </AuthProvider>
  */
 export function AuthProvider(props: AuthProviderProps): ReactNode {
-  const [{ client, configError }] = useState(() => createClient(props));
+  const [own] = useState(() => createClient(props));
+  // A config is read once; a client you hold is followed when you pass another.
+  const client = props.client ?? own.client;
+  const { configError } = own;
 
   useEffect(() => {
     // Counted (see `AuthContextValue.start`): StrictMode's unmount and remount leave it running; a

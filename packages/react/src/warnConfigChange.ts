@@ -2,14 +2,22 @@ import { useEffect, useRef } from 'react';
 
 /**
  * The settings that differ between two configs, by value: strings, numbers, booleans and arrays
- * of them. Functions are left out, as an inline config makes new ones on every render.
+ * of them; objects JSON cannot write (a `UserManager`), by identity. Functions are left out, as
+ * an inline config makes new ones on every render.
  */
 export function changedSettings(
   mounted: Record<string, unknown>,
   current: Record<string, unknown>,
 ): string[] {
-  const comparable = (value: unknown) =>
-    typeof value === 'function' ? undefined : JSON.stringify(value);
+  const comparable = (value: unknown) => {
+    if (typeof value === 'function') return undefined;
+    try {
+      return JSON.stringify(value);
+    } catch {
+      // A circular structure (a `UserManager` refers to itself through its services).
+      return value;
+    }
+  };
   return [...new Set([...Object.keys(mounted), ...Object.keys(current)])].filter(
     (key) => comparable(mounted[key]) !== comparable(current[key]),
   );

@@ -24,6 +24,9 @@ export const AuthActionButton = /* @__PURE__ */ forwardRef<
   ref,
 ) {
   const [running, setRunning] = useState(false);
+  // Once the state shows the action under way, the state says when it ends: a redirect that never
+  // left the page (the user chose to stay) leaves `action()` unsettled for good.
+  if (running && pending) setRunning(false);
   const busy = running || pending;
 
   const handleClick = composeEventHandlers(onClick, (_event: MouseEvent<HTMLButtonElement>) => {

@@ -1,11 +1,21 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createRef } from 'react';
-import { describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { createHarness } from '../../test/support/harness';
+import type { Harness } from '../../test/support/harness';
+import { AuthProvider } from '../AuthProvider';
 import { unhandledRejectionsDuring } from '../../test/support/unhandledRejections';
 import { AuthContext } from '../authContext';
 import { MockAuthProvider, createMockAuthClient } from '../testing';
 import { SignInButton } from './SignInButton';
+
+let harness: Harness | undefined;
+afterEach(() => {
+  vi.useRealTimers();
+  harness?.dispose();
+  harness = undefined;
+});
 
 function renderButton(element: React.ReactNode, auth = createMockAuthClient()) {
   render(<MockAuthProvider client={auth}>{element}</MockAuthProvider>);
@@ -82,6 +92,27 @@ describe('SignInButton', () => {
     expect(auth.signIn.calls).toHaveLength(1);
   });
 
+  test('a redirect that never leaves the page (the user chose "Stay on page") frees the button again', async () => {
+    harness = createHarness();
+    const client = harness.createClient();
+    await client.start();
+    render(
+      <AuthProvider client={client}>
+        <SignInButton />
+      </AuthProvider>,
+    );
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const button = screen.getByRole('button', { name: 'Sign in' });
+    await act(async () => button.click());
+    await vi.waitFor(() => expect(harness?.redirects).toHaveLength(1));
+    expect((button as HTMLButtonElement).disabled).toBe(true);
+    // The client gives the redirect up and is signed out again (its own test covers that).
+    await act(() => vi.advanceTimersByTimeAsync(15_000));
+    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('unauthenticated'));
+    expect(button.getAttribute('aria-busy')).toBeNull();
+    expect((button as HTMLButtonElement).disabled).toBe(false);
+  });
+
   test('asChild renders your element with the behaviour merged in', async () => {
     const order: string[] = [];
     const auth = renderButton(
@@ -98,6 +129,59 @@ describe('SignInButton', () => {
     expect(order).toEqual(['link']);
     expect(auth.signIn.calls).toEqual([[{ returnTo: '/x', popup: undefined }]]);
     expect(link.getAttribute('aria-busy')).toBe('true');
+  });
+
+  test("asChild hands the element to both refs, yours and the button's, with no React warning", () => {
+    const logged = vi.spyOn(console, 'error');
+    const buttonRef = createRef<HTMLButtonElement>();
+    const linkRef = createRef<HTMLAnchorElement>();
+    renderButton(
+      <SignInButton asChild ref={buttonRef}>
+        <a href="#sign-in" ref={linkRef}>
+          Log in
+        </a>
+      </SignInButton>,
+    );
+    const link = screen.getByRole('link', { name: 'Log in' });
+    expect(buttonRef.current).toBe(link);
+    expect(linkRef.current).toBe(link);
+    expect(logged).not.toHaveBeenCalled();
+  });
+
+  test('asChild with a component that takes no ref: no ref is given to it, so React does not warn', async () => {
+    const logged = vi.spyOn(console, 'error');
+    function PlainLink(props: { onClick?: () => void; children?: React.ReactNode }) {
+      return <a href="#sign-in" {...props} />;
+    }
+    const auth = renderButton(
+      <SignInButton asChild>
+        <PlainLink>Log in</PlainLink>
+      </SignInButton>,
+    );
+    await userEvent.click(screen.getByRole('link', { name: 'Log in' }));
+    expect(auth.signIn.calls).toHaveLength(1);
+    expect(logged).not.toHaveBeenCalled();
+  });
+
+  test('asChild keeps its click and class when your element passes them on as undefined', async () => {
+    // A link component that forwards its own optional props: `onClick={props.onClick}`.
+    function NavLink({ onClick, className }: { onClick?: () => void; className?: string }) {
+      return (
+        <a href="#sign-in" onClick={onClick} className={className}>
+          Log in
+        </a>
+      );
+    }
+    const forwarded: { onClick?: () => void; className?: string } = {};
+    const auth = renderButton(
+      <SignInButton asChild className="from-button">
+        <NavLink onClick={forwarded.onClick} className={forwarded.className} />
+      </SignInButton>,
+    );
+    const link = screen.getByRole('link', { name: 'Log in' });
+    expect(link.className).toBe('from-button');
+    await userEvent.click(link);
+    expect(auth.signIn.calls).toHaveLength(1);
   });
 
   test('disabled, as a button or with asChild, does not sign in', async () => {

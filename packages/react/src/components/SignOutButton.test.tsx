@@ -21,6 +21,21 @@ describe('SignOutButton', () => {
     expect(auth.signOut.calls).toEqual([[{ revokeTokens: true, redirect: undefined }]]);
   });
 
+  test('passes every sign-out option to signOut, none of them to the element', async () => {
+    const auth = createMockAuthClient({ user: createTestUser() });
+    render(
+      <MockAuthProvider client={auth}>
+        <SignOutButton reason="idle" ui_locales="fr" logout_hint="alice" redirect={false} />
+      </MockAuthProvider>,
+    );
+    const button = screen.getByRole('button', { name: 'Sign out' });
+    expect(button.getAttributeNames().sort()).toEqual(['type']);
+    await userEvent.click(button);
+    expect(auth.signOut.calls).toEqual([
+      [{ reason: 'idle', ui_locales: 'fr', logout_hint: 'alice', redirect: false }],
+    ]);
+  });
+
   test('is busy while signing out and ignores further clicks', async () => {
     const auth = createMockAuthClient({ user: createTestUser() });
     render(

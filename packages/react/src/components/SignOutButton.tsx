@@ -21,7 +21,10 @@ export interface SignOutButtonProps
  */
 // Pure: an app that does not use it drops it from its bundle.
 export const SignOutButton = /* @__PURE__ */ forwardRef<HTMLButtonElement, SignOutButtonProps>(
-  function SignOutButton({ revokeTokens, redirect, ...props }, ref) {
+  function SignOutButton(
+    { revokeTokens, redirect, reason, ui_locales, logout_hint, ...props },
+    ref,
+  ) {
     const client = useAuthClient('SignOutButton');
     const signingOut = useSelectedAuthState(
       'SignOutButton',
@@ -33,7 +36,7 @@ export const SignOutButton = /* @__PURE__ */ forwardRef<HTMLButtonElement, SignO
         ref={ref}
         pending={signingOut}
         defaultLabel="Sign out"
-        action={() => client.signOut({ revokeTokens, redirect })}
+        action={() => client.signOut({ revokeTokens, redirect, reason, ui_locales, logout_hint })}
       />
     );
   },

@@ -18,14 +18,18 @@ function mergeProps(ours: AnyProps, theirs: AnyProps): AnyProps {
   for (const key of Object.keys(ours)) {
     const mine = ours[key];
     const child = theirs[key];
-    if (/^on[A-Z]/.test(key) && typeof mine === 'function' && typeof child === 'function') {
-      merged[key] = composeEventHandlers(
-        child as (event: SyntheticEvent) => void,
-        mine as (event: SyntheticEvent) => void,
-      );
-    } else if (key === 'className' && typeof child === 'string') {
+    // A handler, class or style the child passes on as undefined leaves ours in place.
+    if (/^on[A-Z]/.test(key) && typeof mine === 'function') {
+      merged[key] =
+        typeof child === 'function'
+          ? composeEventHandlers(
+              child as (event: SyntheticEvent) => void,
+              mine as (event: SyntheticEvent) => void,
+            )
+          : mine;
+    } else if (key === 'className') {
       merged[key] = [mine, child].filter(Boolean).join(' ');
-    } else if (key === 'style' && typeof child === 'object') {
+    } else if (key === 'style') {
       merged[key] = { ...(mine as object), ...(child as object) };
     }
   }
@@ -40,10 +44,12 @@ export const Slot = /* @__PURE__ */ forwardRef<
 >(function Slot({ children, ...props }, ref) {
   const child = Children.only(children);
   if (!isValidElement<AnyProps>(child)) return null;
-  const childRef = (child.props.ref ?? (child as unknown as { ref?: Ref<HTMLElement> }).ref) as
+  const merged = mergeProps(props as AnyProps, child.props);
+  // React 19 keeps the child's ref in its props (copied into `merged`); React 18 on the element,
+  // where its props' `ref` is a getter that warns when read (and that a spread skips).
+  const childRef = (merged.ref ?? (child as unknown as { ref?: unknown }).ref) as
     Ref<HTMLElement> | undefined;
-  return cloneElement(child, {
-    ...mergeProps(props as AnyProps, child.props),
-    ref: composeRefs(ref, childRef),
-  });
+  // No ref of ours, none added: React 18 warns when a component without forwardRef gets one.
+  merged.ref = ref ? composeRefs(ref, childRef) : childRef;
+  return cloneElement(child, merged);
 });

@@ -1,6 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import {
   RouterProvider,
+  createBrowserRouter,
   createMemoryRouter,
   isRouteErrorResponse,
   useLoaderData,
@@ -113,6 +114,23 @@ describe('requireAuth loader guard (React Router data router, in memory)', () =>
     renderRouter(auth);
     await waitFor(() => expect(auth.signIn.calls).toEqual([[{ returnTo: '/admin?tab=users' }]]));
     expect(screen.queryByRole('heading')).toBeNull();
+  });
+
+  test("a deep link's hash survives the sign-in, although React Router leaves it out of the loader's request", async () => {
+    history.replaceState(null, '', '/admin?tab=users#members');
+    const auth = createMockAuthClient({ state: 'unauthenticated' });
+    const router = createBrowserRouter([
+      { path: '/admin', loader: requireAuth(auth), Component: Admin, ErrorBoundary: Failure },
+    ]);
+    render(
+      <MockAuthProvider client={auth}>
+        <RouterProvider router={router} />
+      </MockAuthProvider>,
+    );
+    await waitFor(() =>
+      expect(auth.signIn.calls).toEqual([[{ returnTo: '/admin?tab=users#members' }]]),
+    );
+    router.dispose();
   });
 
   test('a second arrival without a session throws a 401 instead of redirecting again', async () => {

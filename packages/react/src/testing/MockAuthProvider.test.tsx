@@ -2,7 +2,9 @@ import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
 import { createHarness } from '../../test/support/harness';
+import { RequireAuth } from '../components/RequireAuth';
 import { SignInButton } from '../components/SignInButton';
+import { writeGuardAttempt } from '../core/guardAttempts';
 import { AuthError } from '../core/errors';
 import { useAuth } from '../hooks/useAuth';
 import { useAuthFetch } from '../hooks/useAuthFetch';
@@ -63,6 +65,22 @@ describe('MockAuthProvider', () => {
       </MockAuthProvider>,
     );
     expect(screen.getByText('expired')).toBeDefined();
+  });
+
+  test("a child's action on mount stands: the state props do not undo it", async () => {
+    sessionStorage.clear();
+    writeGuardAttempt(null);
+    render(
+      <MockAuthProvider state="unauthenticated">
+        <RequireAuth>
+          <p>Secret report</p>
+        </RequireAuth>
+      </MockAuthProvider>,
+    );
+    await act(async () => undefined);
+    // RequireAuth started sign-in in its effect: the real client is signing in now.
+    expect(screen.getByRole('status').textContent).toBe('Checking your session…');
+    writeGuardAttempt(null);
   });
 
   test("createMockAuthClient's example, as written in its documentation", async () => {
@@ -234,6 +252,24 @@ describe('createMockAuthClient, as the real client', () => {
     });
     expired.dismissError();
     expect(expired.getSnapshot()).toMatchObject({ error: null, signOutReason: 'expired' });
+  });
+
+  test("signOut() records the reason it is given, as the real client's does", async () => {
+    const harness = createHarness();
+    try {
+      const real = harness.createClient();
+      await real.start();
+      const mock = createMockAuthClient({ user: createTestUser() });
+      for (const client of [real, mock]) {
+        await client.signOut({ reason: 'idle', redirect: false });
+        expect(client.getSnapshot()).toMatchObject({
+          status: 'unauthenticated',
+          signOutReason: 'idle',
+        });
+      }
+    } finally {
+      harness.dispose();
+    }
   });
 
   test('the idle warning shows only while signed in, and ends with the session', () => {

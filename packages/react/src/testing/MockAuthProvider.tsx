@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { AuthContext } from '@oidc-kit/react';
 import { createMockAuthClient } from './createMockAuthClient';
@@ -30,19 +30,18 @@ export function MockAuthProvider({
   const [own] = useState(() => client ?? createMockAuthClient(options));
   const active = client ?? own;
   const { state, user, error, signOutReason } = options;
+  // The state props the mock last took: it starts in them, so only a change is applied (a child's
+  // action on mount, e.g. the guard's sign-in, runs first and must stand, as with the real client).
+  const applied = useRef([state, user, error, signOutReason]);
   useEffect(() => {
     // As `AuthProvider` does: a test can check that its component runs under a started client.
     void active.start();
     return () => active.stop();
   }, [active]);
   useEffect(() => {
-    if (
-      client === undefined &&
-      (state !== undefined ||
-        user !== undefined ||
-        error !== undefined ||
-        signOutReason !== undefined)
-    ) {
+    const given = [state, user, error, signOutReason];
+    if (client === undefined && given.some((value, index) => value !== applied.current[index])) {
+      applied.current = given;
       own.set({ state, user, error, signOutReason });
     }
   }, [client, own, state, user, error, signOutReason]);

@@ -195,8 +195,13 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
       return () => listeners.delete(listener);
     },
     signIn: spy(async () => set({ state: 'signing-in', error: null })),
-    signOut: spy(async () =>
-      set({ state: 'unauthenticated', user: null, error: null, signOutReason: 'user' }),
+    signOut: spy(async (options?: SignOutOptions) =>
+      set({
+        state: 'unauthenticated',
+        user: null,
+        error: null,
+        signOutReason: options?.reason ?? 'user',
+      }),
     ),
     renew: spy(async () => snapshot.user),
     getAccessToken,
