@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { waitForAuth } from '../react-router/requireAuth';
-import { createHarness, newStorage } from '../../test/support/harness';
+import { createHarness, newStorage, recordStatuses } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
 
 let harness: Harness;
@@ -104,5 +104,34 @@ describe('start and stop, counted', () => {
     const listening = vi.spyOn(window, 'addEventListener');
     await client.start();
     expect(listening.mock.calls.map(([type]) => type)).not.toContain('pageshow');
+  });
+});
+
+describe('sign-in asked for while the session is being restored', () => {
+  test('a signed-out page that signs in at once stays signing-in while it leaves', async () => {
+    harness = createHarness();
+    const client = harness.createClient();
+    const statuses = recordStatuses(client);
+    void client.start();
+    const waiting = harness.nextRedirect();
+    void client.signIn();
+    await waiting;
+    // The restore that was under way found no session: that is no news to a page signing in.
+    await pause(50);
+    expect(client.getSnapshot().status).toBe('signing-in');
+    expect(statuses).not.toContain('unauthenticated');
+  });
+
+  test('a stored session the restore finds still shows, and a failed sign-in keeps it', async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    await harness.signIn(harness.createClient(), { storage });
+    history.replaceState(null, '', '/dashboard');
+    const reloaded = harness.createClient({ storage });
+    void reloaded.start();
+    harness.provider.options.unreachable = true;
+    await reloaded.signIn({ prompt: 'login' });
+    expect(reloaded.getSnapshot().status).toBe('authenticated');
+    expect(storage.length).toBeGreaterThan(0);
   });
 });

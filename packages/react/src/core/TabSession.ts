@@ -128,6 +128,8 @@ export class TabSession {
     }
     if (this.core.epoch !== epoch || this.core.stopped) return;
     if (user === null) {
+      // No session is no news to a sign-in begun meanwhile: its own outcome settles the state.
+      if (this.core.parts.signIn.signingIn !== undefined) return;
       this.core.set('unauthenticated', null, null);
       // Sign-in is likely next: fetch discovery now, so the click that opens a popup does not
       // wait on the network (popup blockers only allow windows opened soon after a click). A
