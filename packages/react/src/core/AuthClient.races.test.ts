@@ -149,6 +149,15 @@ describe('signing in again', () => {
     void client.signIn();
     await vi.waitFor(() => expect(harness.redirects).toHaveLength(2));
   });
+  test('signIn() settles once the page has stayed, on the state restored', async () => {
+    const client = await redirectUnderWay();
+    // Joins the sign-in under way.
+    const settled = vi.fn();
+    void client.signIn().then(settled);
+    await vi.advanceTimersByTimeAsync(15_000);
+    await vi.waitFor(() => expect(settled).toHaveBeenCalled());
+    expect(client.getSnapshot().status).toBe('unauthenticated');
+  });
   test('a redirect that never leaves a page hidden at the time does not stay signing-in once it shows', async () => {
     const client = await redirectUnderWay();
     const visibility = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');

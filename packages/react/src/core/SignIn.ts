@@ -51,9 +51,15 @@ export class SignIn {
         );
         if (user !== undefined) await this.beginSession(user);
       } else {
-        this.watchRedirect();
-        tabMark(this.core, 'signing-in').write('redirect');
-        await this.core.userManager.signinRedirect(args);
+        // Settles, on the state restored, when the page stays after all (see `watchRedirect`).
+        await new Promise<void>((resolve, reject) => {
+          this.watchRedirect('signing-in', () => {
+            this.signingIn = undefined;
+            void this.core.tabSession.restore().finally(resolve);
+          });
+          tabMark(this.core, 'signing-in').write('redirect');
+          this.core.userManager.signinRedirect(args).then(() => resolve(), reject);
+        });
       }
     } catch (cause) {
       const error = toAuthError(cause, 'sign-in');
@@ -85,13 +91,7 @@ export class SignIn {
    * A redirect that never happens (a `beforeunload` prompt answered "stay", a blocked navigation)
    * must not leave the page `leaving` (signing in, or out) forever: `stayed` settles it.
    */
-  watchRedirect(
-    leaving: 'signing-in' | 'signing-out' = 'signing-in',
-    stayed = () => {
-      this.signingIn = undefined;
-      void this.core.tabSession.restore();
-    },
-  ): void {
+  watchRedirect(leaving: 'signing-in' | 'signing-out', stayed: () => void): void {
     clearTimeout(this.redirectWatch);
     this.redirectWatch = setTimeout(() => {
       const visible =

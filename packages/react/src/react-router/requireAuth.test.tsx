@@ -7,7 +7,7 @@ import {
   useLoaderData,
   useRouteError,
 } from 'react-router';
-import { beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { createHarness } from '../../test/support/harness';
 import { AuthProvider } from '../AuthProvider';
 import { AuthError } from '../core/errors';
@@ -170,6 +170,26 @@ describe('requireAuth loader guard (React Router data router, in memory)', () =>
     renderRouter(auth);
     expect((await screen.findByRole('alert')).textContent).toBe('401 provider_error');
     expect(auth.signIn.calls).toEqual([]);
+  });
+
+  test('a redirect that never leaves the page (the user chose to stay) settles the navigation with a 401', async () => {
+    const harness = createHarness();
+    try {
+      const client = harness.createClient();
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+      render(
+        <AuthProvider client={client}>
+          <RouterProvider router={createRouter(client)} />
+        </AuthProvider>,
+      );
+      await waitFor(() => expect(harness.redirects).toHaveLength(1));
+      await vi.advanceTimersByTimeAsync(15_000);
+      expect((await screen.findByRole('alert')).textContent).toBe('401 sign_in_needed');
+      expect(harness.redirects).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+      harness.dispose();
+    }
   });
 
   test('a sign-in that fails before the page leaves (provider unreachable) throws a 401 with its code', async () => {

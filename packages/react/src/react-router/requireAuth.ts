@@ -84,7 +84,8 @@ export function requireAuth(
   client: LoaderAuthClient,
   requirements: AccessRequirements = {},
 ): (args: { request: Request }) => Promise<User> {
-  return async ({ request }) => {
+  // `tried`: sign-in was asked for in this navigation, and the page did not leave.
+  const guard = async (request: Request, tried: boolean): Promise<User> => {
     const snapshot = await waitForAuth(client, request.signal);
     const returnTo = returnToFromRequest(request);
     if (snapshot.user !== null) {
@@ -102,7 +103,7 @@ export function requireAuth(
     if (snapshot.status === 'error' && snapshot.error !== null) throw signInFailed(snapshot.error);
     // Tried once for this path, or the session ended in this page (signed out, elsewhere, idle,
     // expired): a redirect now could sign the user straight back in with the provider's session.
-    if (snapshot.signOutReason !== null || readGuardAttempt(returnTo) !== null) {
+    if (tried || snapshot.signOutReason !== null || readGuardAttempt(returnTo) !== null) {
       throw data<AuthGuardFailure>(
         { code: 'sign_in_needed', message: 'Sign in to open this page.' },
         { status: 401 },
@@ -110,11 +111,10 @@ export function requireAuth(
     }
     writeGuardAttempt({ returnTo, silent: false });
     await client.signIn({ returnTo });
-    // signIn() resolves when it fails before the page leaves (provider unreachable): the error is
-    // in the snapshot, and the navigation must settle on it.
-    const after = client.getSnapshot();
-    if (after.status === 'error' && after.error !== null) throw signInFailed(after.error);
-    // The page is leaving for the provider; keep the navigation pending until it does.
-    return new Promise<never>(() => undefined);
+    // The page is leaving for the provider, and waiting on it never settles. When it does not leave
+    // (the provider unreachable, the user chose to stay), the navigation settles on the state left:
+    // the failure, or a 401.
+    return guard(request, true);
   };
+  return ({ request }) => guard(request, false);
 }
