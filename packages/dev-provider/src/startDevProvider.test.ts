@@ -565,28 +565,32 @@ describe('an unregistered return address or client is named, with how to registe
 
   // Any page can send the developer's browser here: what it puts in the URL must not reach the
   // terminal as control characters (a cleared screen, a forged "ready at" line).
-  it('on sign-in: a redirect URI with control characters reaches the terminal escaped', async () => {
-    const redirectUri =
-      'http://localhost:5173/x\u001b[2J\u009b2J\noidc-kit dev provider ready at http://evil';
-    await new Browser(provider.issuer).open(
-      authorizationUrl(provider.issuer, { redirectUri, challenge: pkce().challenge }),
-    );
-    expect(warn).toHaveBeenCalledTimes(1);
-    const [line] = warn.mock.calls[0]!;
-    expect(line).not.toMatch(/\p{Cc}/u);
-    expect(line).toContain('"http://localhost:5173/x\\u001b[2J\\u009b2J\\noidc-kit dev provider');
-  });
-
-  it('on sign-in with an unknown client_id: control characters in it reach the terminal escaped', async () => {
-    const clientId = 'nobody\u009b2J\u001b[2J';
-    await new Browser(provider.issuer).open(
-      authorizationUrl(provider.issuer, { clientId, challenge: pkce().challenge }),
-    );
-    expect(warn).toHaveBeenCalledTimes(1);
-    const [line] = warn.mock.calls[0]!;
-    expect(line).not.toMatch(/\p{Cc}/u);
-    expect(line).toContain('"nobody\\u009b2J\\u001b[2J"');
-  });
+  it.each([
+    [
+      'a redirect URI',
+      {
+        redirectUri:
+          'http://localhost:5173/x\u001b[2J\u009b2J\noidc-kit dev provider ready at http://evil',
+      },
+      '"http://localhost:5173/x\\u001b[2J\\u009b2J\\noidc-kit dev provider',
+    ],
+    [
+      'an unknown client_id',
+      { clientId: 'nobody\u009b2J\u001b[2J' },
+      '"nobody\\u009b2J\\u001b[2J"',
+    ],
+  ])(
+    'on sign-in: %s with control characters reaches the terminal escaped',
+    async (_, asked, escaped) => {
+      await new Browser(provider.issuer).open(
+        authorizationUrl(provider.issuer, { ...asked, challenge: pkce().challenge }),
+      );
+      expect(warn).toHaveBeenCalledTimes(1);
+      const [line] = warn.mock.calls[0]!;
+      expect(line).not.toMatch(/\p{Cc}/u);
+      expect(line).toContain(escaped);
+    },
+  );
 
   it('on sign-in with an unknown client_id: the page and the terminal name it and the registered ones', async () => {
     const visit = await new Browser(provider.issuer).open(
