@@ -158,6 +158,33 @@ describe('signing in again', () => {
     await vi.waitFor(() => expect(settled).toHaveBeenCalled());
     expect(client.getSnapshot().status).toBe('unauthenticated');
   });
+  test('a sign-in begun while the stayed one settles is still joined, not doubled', async () => {
+    const client = await redirectUnderWay();
+    // The watch gives up and restores; the user clicks "Sign in" again before that restore ends.
+    vi.advanceTimersByTime(15_000);
+    void client.signIn();
+    await vi.waitFor(() => expect(harness.redirects).toHaveLength(2));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(client.getSnapshot().status).toBe('signing-in');
+    // A third click while the second redirect is under way joins it.
+    void client.signIn();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(harness.redirects).toHaveLength(2);
+  });
+
+  test('a client stopped and started again while its redirect is under way still settles when the page stays', async () => {
+    const client = await redirectUnderWay();
+    const settled = vi.fn();
+    void client.signIn().then(settled);
+    // StrictMode's remount, or the provider unmounted and mounted again.
+    client.stop();
+    void client.start();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(client.getSnapshot().status).toBe('signing-in');
+    await vi.advanceTimersByTimeAsync(15_000);
+    await vi.waitFor(() => expect(settled).toHaveBeenCalled());
+    expect(client.getSnapshot().status).toBe('unauthenticated');
+  });
   test('a redirect that never leaves a page hidden at the time does not stay signing-in once it shows', async () => {
     const client = await redirectUnderWay();
     const visibility = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');

@@ -292,6 +292,7 @@ export class SessionCore {
     if (!this.active) {
       this.active = true;
       this.tabSession.connect();
+      this.parts.signIn.rewatch();
       const idle = this.config.idle;
       // Its own chunk: an app without `idle` never loads it.
       if (idle !== null) {

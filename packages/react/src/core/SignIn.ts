@@ -16,13 +16,19 @@ export class SignIn {
    * way, another call joins it instead of starting a second one.
    */
   signIn(options: SignInOptions = {}): Promise<void> {
-    this.signingIn ??= this.runSignIn(options).finally(() => {
-      this.signingIn = undefined;
+    if (this.signingIn !== undefined) return this.signingIn;
+    const running: Promise<void> = this.runSignIn(options).finally(() => {
+      // The redirect watch may have let go of this sign-in, and a newer one begun since.
+      if (this.signingIn === running) this.signingIn = undefined;
     });
-    return this.signingIn;
+    this.signingIn = running;
+    return running;
   }
 
   signingIn: Promise<void> | undefined;
+
+  /** Settles the redirect sign-in under way, when its page has stayed (see `watchRedirect`). */
+  stayed: (() => void) | undefined;
 
   redirectWatch: ReturnType<typeof setTimeout> | undefined;
 
@@ -51,14 +57,21 @@ export class SignIn {
         );
         if (user !== undefined) await this.beginSession(user);
       } else {
-        // Settles, on the state restored, when the page stays after all (see `watchRedirect`).
+        // Settles, on the state restored, when the page stays after all.
+        let stayed = () => {};
         await new Promise<void>((resolve, reject) => {
-          this.watchRedirect('signing-in', () => {
+          stayed = () => {
+            this.stayed = undefined;
             this.signingIn = undefined;
             void this.core.tabSession.restore().finally(resolve);
-          });
+          };
+          this.stayed = stayed;
+          this.watchRedirect('signing-in', stayed);
           tabMark(this.core, 'signing-in').write('redirect');
           this.core.userManager.signinRedirect(args).then(() => resolve(), reject);
+        }).finally(() => {
+          // A newer sign-in may have begun once this one's page stayed.
+          if (this.stayed === stayed) this.stayed = undefined;
         });
       }
     } catch (cause) {
@@ -85,6 +98,11 @@ export class SignIn {
   /** Stops watching for a redirect that never happens. */
   stopWatching(): void {
     clearTimeout(this.redirectWatch);
+  }
+
+  /** Watches again, once the client runs again, for the redirect sign-in still under way. */
+  rewatch(): void {
+    if (this.stayed !== undefined) this.watchRedirect('signing-in', this.stayed);
   }
 
   /**
