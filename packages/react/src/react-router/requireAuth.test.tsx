@@ -192,6 +192,31 @@ describe('requireAuth loader guard (React Router data router, in memory)', () =>
     }
   });
 
+  test('a redirect that never leaves the page settles the loader with a 401 also before AuthProvider mounts (a loader that runs alone)', async () => {
+    const harness = createHarness();
+    try {
+      const client = harness.createClient();
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+      const loader = requireAuth(client);
+      const outcome = loader({ request: new Request(`${location.origin}/admin`) }).then(
+        () => 'resolved',
+        // What `data()` throws, before a router makes it a route error response.
+        (thrown: { init?: { status?: number }; data?: { code?: string } }) =>
+          `${thrown.init?.status} ${thrown.data?.code}`,
+      );
+      await vi.waitFor(() => expect(harness.redirects).toHaveLength(1));
+      await vi.advanceTimersByTimeAsync(15_000);
+      const settled = await Promise.race([
+        outcome,
+        new Promise((resolve) => setTimeout(() => resolve('still pending'), 500)),
+      ]);
+      expect(settled).toBe('401 sign_in_needed');
+    } finally {
+      vi.useRealTimers();
+      harness.dispose();
+    }
+  });
+
   test('a sign-in that fails before the page leaves (provider unreachable) throws a 401 with its code', async () => {
     // The real client's signIn() resolves either way: the failure is in the snapshot.
     const harness = createHarness({ unreachable: true });

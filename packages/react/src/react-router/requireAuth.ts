@@ -110,7 +110,13 @@ export function requireAuth(
       );
     }
     writeGuardAttempt({ returnTo, silent: false });
-    await client.signIn({ returnTo });
+    // Held started until sign-in settles (no AuthProvider may hold it yet): the client then
+    // watches for a page that does not leave.
+    try {
+      await Promise.all([client.start(), client.signIn({ returnTo })]);
+    } finally {
+      client.stop();
+    }
     // The page is leaving for the provider, and waiting on it never settles. When it does not leave
     // (the provider unreachable, the user chose to stay), the navigation settles on the state left:
     // the failure, or a 401.
