@@ -279,6 +279,31 @@ describe('DPoP-bound tokens (cnf.jkt)', () => {
     [dpopKey, otherKey] = await Promise.all([createDPoPKey(), createDPoPKey()]);
   });
   const boundToken = () => signToken(key, { claims: { cnf: { jkt: dpopKey.jkt } } });
+
+  it('answers 500 and logs it when the runtime cannot use a well-formed proof key (a server fault)', async () => {
+    const token = await boundToken();
+    const proof = await signProof(dpopKey, meUrl, token);
+    const importKey = crypto.subtle.importKey.bind(crypto.subtle) as (
+      ...args: unknown[]
+    ) => ReturnType<typeof crypto.subtle.importKey>;
+    // This runtime's WebCrypto lacks the proof's algorithm (ES256 here; Ed25519 on older runtimes):
+    // a fault of the server's, which the client cannot fix. The access token (RS256) still verifies.
+    const spy = vi
+      .spyOn(crypto.subtle, 'importKey')
+      .mockImplementation(((...args: unknown[]) =>
+        (args[2] as { name?: string }).name === 'ECDSA'
+          ? Promise.reject(new DOMException('Unsupported algorithm', 'NotSupportedError'))
+          : importKey(...args)) as typeof crypto.subtle.importKey);
+    try {
+      const response = await api().request('/me', {
+        headers: { Authorization: `DPoP ${token}`, DPoP: proof },
+      });
+      expect(response.status).toBe(500);
+      expect(logger.errors).toHaveLength(1);
+    } finally {
+      spy.mockRestore();
+    }
+  });
   const dpopChallenge = (error: string) =>
     new RegExp(
       `^DPoP error="${error}", error_description="[^"\\\\]+", algs="ES256 RS256 PS256 EdDSA Ed25519"$`,

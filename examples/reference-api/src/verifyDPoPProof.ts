@@ -93,11 +93,18 @@ export async function verifyDPoPProof(proof: string, context: DPoPProofContext):
     if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'typ') {
       throw new DPoPProofError('The DPoP proof must have typ dpop+jwt.');
     }
-    // Everything here comes from the client, the key in the header included: whatever jose or
-    // WebCrypto throws on it (a point off the curve, an RSA key under 2048 bits) is a bad proof.
-    throw new DPoPProofError('The DPoP proof is malformed or its signature is invalid.', {
-      cause: error,
-    });
+    // A key in the header that jose or WebCrypto cannot use (an RSA key under 2048 bits, a point
+    // off the curve) is a bad proof too; anything else (an algorithm this runtime lacks) is ours.
+    if (
+      error instanceof errors.JOSEError ||
+      error instanceof TypeError ||
+      (error instanceof DOMException && error.name === 'DataError')
+    ) {
+      throw new DPoPProofError('The DPoP proof is malformed or its signature is invalid.', {
+        cause: error,
+      });
+    }
+    throw error;
   }
   const { payload, protectedHeader } = verified;
   const jwk = protectedHeader.jwk;
