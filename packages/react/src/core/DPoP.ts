@@ -157,6 +157,7 @@ function enableProofs(
   }
   for (const settings of [manager.settings, inner.settings]) Object.assign(settings, { dpop });
   // Bound access tokens not yet sent to userinfo (with `loadUserInfo`, which follows their answer).
+  // An exchange that fails before userinfo leaves its token here: only the latest few are kept.
   const bound = new Set<string>();
   for (const service of posting as JsonServiceInside[]) {
     const postForm = service.postForm.bind(service);
@@ -167,7 +168,10 @@ function enableProofs(
             access_token: string;
             token_type: string;
           };
-          if (manager.settings.loadUserInfo && /^dpop$/i.test(type)) bound.add(token);
+          if (manager.settings.loadUserInfo && /^dpop$/i.test(type)) {
+            bound.add(token);
+            if (bound.size > 4) bound.delete(bound.values().next().value as string);
+          }
           return answer;
         },
         (error: unknown) => {
