@@ -486,6 +486,33 @@ describe('a ready-made UserManager', () => {
     client.dispose();
   });
 
+  test("with response_mode 'fragment', sign-in stops with config_invalid before it leaves (the callback is read from the query)", async () => {
+    harness = createHarness();
+    const client = new AuthClient(
+      {
+        userManager: new UserManager({
+          authority: harness.provider.issuer,
+          client_id: 'app',
+          redirect_uri: `${appOrigin}/callback`,
+          response_mode: 'fragment',
+        }),
+      },
+      {
+        navigate: () => undefined,
+        createChannel: () => null,
+        redirect: (url) => harness.redirects.push(url),
+      },
+    );
+    await client.start();
+    await client.signIn();
+    expect(client.getSnapshot().error).toMatchObject({
+      code: 'config_invalid',
+      field: 'response_mode',
+    });
+    expect(harness.redirects).toEqual([]);
+    client.dispose();
+  });
+
   test('its settings are validated too', () => {
     const manager = new UserManager({
       authority: 'http://id.example.com',

@@ -1,6 +1,7 @@
 import type { User } from 'oidc-client-ts';
 import { tabMark } from './arrival';
 import { assertIssuer } from './assertIssuer';
+import { authError } from './errors';
 import { currentPath, safeReturnTo } from './returnTo';
 import { toAuthError } from './toAuthError';
 import { randomId } from './randomId';
@@ -47,6 +48,17 @@ export class SignIn {
       extraQueryParams: options.extraQueryParams,
     };
     try {
+      // A ready-made UserManager may ask for it; the callback is read from the query only.
+      if (this.core.userManager.settings.response_mode === 'fragment') {
+        throw authError(
+          'config_invalid',
+          process.env.NODE_ENV !== 'production' && [
+            "oidc-kit config: the UserManager's `response_mode` is 'fragment', but oidc-kit reads the sign-in response from the query. Leave `response_mode` unset, or set it to 'query'.",
+            'Nothing was sent to the provider.',
+          ],
+          { field: 'response_mode' },
+        );
+      }
       await assertIssuer(this.core);
       // Before the provider is asked anything: `dpop: true` with a provider without DPoP fails here.
       await this.core.presenter.dpop();
