@@ -15,6 +15,21 @@ afterEach(() => {
   vi.useRealTimers();
   harness?.dispose();
 });
+/**
+ * A signed-out tab (`make`'s, by default a new harness's) whose sign-in redirect has been asked
+ * for, and has not left the page.
+ */
+async function redirectUnderWay(make?: () => AuthClient): Promise<AuthClient> {
+  if (make === undefined) harness = createHarness();
+  const client = make?.() ?? harness.createClient();
+  await client.start();
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+  const seen = harness.redirects.length;
+  void client.signIn();
+  await vi.advanceTimersByTimeAsync(100);
+  await vi.waitFor(() => expect(harness.redirects).toHaveLength(seen + 1));
+  return client;
+}
 
 describe('a renewal under way when the session ends cannot revive it', () => {
   test('in the same tab: sign-out during renewal ends signed out, with nothing stored', async () => {
@@ -128,18 +143,6 @@ describe('signing in again', () => {
     expect(client.getSnapshot().error?.code).toBe('popup_blocked');
     expect(storedUsers(storage)).toHaveLength(1);
   });
-
-  /** A signed-out tab whose sign-in redirect has been asked for, and has not left the page. */
-  async function redirectUnderWay(): Promise<AuthClient> {
-    harness = createHarness();
-    const client = harness.createClient();
-    await client.start();
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    void client.signIn();
-    await vi.advanceTimersByTimeAsync(100);
-    await vi.waitFor(() => expect(harness.redirects).toHaveLength(1));
-    return client;
-  }
 
   test('a redirect that never leaves the page does not stay signing-in', async () => {
     const client = await redirectUnderWay();
@@ -387,5 +390,66 @@ describe('a sign-out while a sign-in is under way in the same tab', () => {
     await stepUp;
     expect(client.getSnapshot().status).toBe('authenticated');
     expect(storedUsers(storage)).toHaveLength(1);
+  });
+});
+
+describe('a redirect sign-in that ends another way than by leaving', () => {
+  /** A popup that stays open (the user is typing a password). */
+  const openPopup = () =>
+    vi.spyOn(window, 'open').mockReturnValue({
+      closed: false,
+      close() {},
+      focus() {},
+      location: { replace() {} },
+    } as unknown as Window);
+
+  test('a sign-out meanwhile (redirect: false): a later sign-in redirects again', async () => {
+    const client = await redirectUnderWay();
+    await client.signOut({ redirect: false });
+    expect(client.getSnapshot().status).toBe('unauthenticated');
+    await vi.advanceTimersByTimeAsync(30_000);
+    void client.signIn();
+    await vi.waitFor(() => expect(harness.redirects).toHaveLength(2));
+    expect(harness.redirects).toHaveLength(2);
+  });
+
+  test("another tab's sign-in reaches it: signIn() settles", async () => {
+    harness = createHarness();
+    const tab = await redirectUnderWay(() => harness.createClient({ storage: newStorage() }));
+    const settled = vi.fn();
+    void tab.signIn().then(settled);
+    await harness.signIn(harness.createClient());
+    await vi.waitFor(() => expect(tab.getSnapshot().status).toBe('authenticated'));
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(settled).toHaveBeenCalled();
+  });
+
+  test('a step-up redirect, then a stop and start (a remount): a later step-up redirects again', async () => {
+    harness = createHarness();
+    const { client } = await harness.signIn(harness.createClient(), { storage: newStorage() });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+    const seen = harness.redirects.length;
+    void client.signIn({ prompt: 'login' });
+    await vi.waitFor(() => expect(harness.redirects).toHaveLength(seen + 1));
+    client.stop();
+    void client.start();
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(client.getSnapshot().status).toBe('authenticated');
+    void client.signIn({ prompt: 'login' });
+    await vi.waitFor(() => expect(harness.redirects).toHaveLength(seen + 2));
+  });
+
+  test('restored from the back-forward cache, then a popup sign-in and a remount: the popup is not cut off', async () => {
+    const client = await redirectUnderWay();
+    window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('unauthenticated'));
+    const open = openPopup();
+    void client.signIn({ popup: true });
+    await vi.advanceTimersByTimeAsync(200);
+    expect(open).toHaveBeenCalled();
+    client.stop();
+    void client.start();
+    await vi.advanceTimersByTimeAsync(16_000);
+    expect(client.getSnapshot().status).toBe('signing-in');
   });
 });

@@ -292,7 +292,8 @@ export class SessionCore {
     if (!this.active) {
       this.active = true;
       this.tabSession.connect();
-      this.parts.signIn.rewatch();
+      // Stopped and started again (a remount) while a redirect sign-in is under way: watch again.
+      this.parts.signIn.redirecting?.watch();
       const idle = this.config.idle;
       // Its own chunk: an app without `idle` never loads it.
       if (idle !== null) {

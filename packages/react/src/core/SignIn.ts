@@ -28,8 +28,11 @@ export class SignIn {
 
   signingIn: Promise<void> | undefined;
 
-  /** Settles the redirect sign-in under way, when its page has stayed (see `watchRedirect`). */
-  stayed: (() => void) | undefined;
+  /**
+   * The redirect sign-in under way, until its page leaves: `watch` (re)arms its watch, `letGo`
+   * settles it (then `then`, e.g. a restore, first) and no later call joins it.
+   */
+  redirecting: { watch(): void; letGo(then?: () => Promise<void>): void } | undefined;
 
   redirectWatch: ReturnType<typeof setTimeout> | undefined;
 
@@ -69,21 +72,32 @@ export class SignIn {
         );
         if (user !== undefined) await this.beginSession(user);
       } else {
-        // Settles, on the state restored, when the page stays after all.
-        let stayed = () => {};
+        let redirecting: SignIn['redirecting'];
         await new Promise<void>((resolve, reject) => {
-          stayed = () => {
-            this.stayed = undefined;
-            this.signingIn = undefined;
-            void this.core.tabSession.restore().finally(resolve);
+          const own = {
+            // The page stayed after all: settled on the state restored. Or the state moved on
+            // (another tab's session, a sign-out): settled as it is.
+            watch: () =>
+              this.watchRedirect(
+                'signing-in',
+                () => own.letGo(() => this.core.tabSession.restore()),
+                () => own.letGo(),
+              ),
+            letGo: (then?: () => Promise<void>) => {
+              if (this.redirecting !== own) return;
+              this.redirecting = undefined;
+              this.stopWatching();
+              this.signingIn = undefined;
+              if (then === undefined) resolve();
+              else void then().finally(resolve);
+            },
           };
-          this.stayed = stayed;
-          this.watchRedirect('signing-in', stayed);
+          redirecting = this.redirecting = own;
+          own.watch();
           tabMark(this.core, 'signing-in').write('redirect');
           this.core.userManager.signinRedirect(args).then(() => resolve(), reject);
         }).finally(() => {
-          // A newer sign-in may have begun once this one's page stayed.
-          if (this.stayed === stayed) this.stayed = undefined;
+          if (this.redirecting === redirecting) this.redirecting = undefined;
         });
       }
     } catch (cause) {
@@ -112,23 +126,20 @@ export class SignIn {
     clearTimeout(this.redirectWatch);
   }
 
-  /** Watches again, once the client runs again, for the redirect sign-in still under way. */
-  rewatch(): void {
-    if (this.stayed !== undefined) this.watchRedirect('signing-in', this.stayed);
-  }
-
   /**
    * A redirect that never happens (a `beforeunload` prompt answered "stay", a blocked navigation)
-   * must not leave the page `leaving` (signing in, or out) forever: `stayed` settles it.
+   * must not leave the page `leaving` (signing in, or out) forever: `stayed` settles it, and
+   * `moved` runs when the state has left `leaving` meanwhile.
    */
-  watchRedirect(leaving: 'signing-in' | 'signing-out', stayed: () => void): void {
+  watchRedirect(leaving: 'signing-in' | 'signing-out', stayed: () => void, moved = () => {}): void {
     clearTimeout(this.redirectWatch);
     this.redirectWatch = setTimeout(() => {
       const visible =
         (globalThis as { document?: Document }).document?.visibilityState !== 'hidden';
-      if (this.core.snapshot.status !== leaving || this.core.stopped) return;
+      if (this.core.stopped) return;
+      if (this.core.snapshot.status !== leaving) return moved();
       // A hidden page may still be on its way out: look again later, rather than never.
-      if (!visible) return this.watchRedirect(leaving, stayed);
+      if (!visible) return this.watchRedirect(leaving, stayed, moved);
       stayed();
     }, 15_000);
   }

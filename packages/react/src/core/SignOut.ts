@@ -31,6 +31,8 @@ export class SignOut {
   async runSignOut(options: SignOutOptions): Promise<void> {
     const user = this.core.snapshot.user ?? (await this.core.readStored())?.user ?? null;
     const reason = options.reason ?? 'user';
+    // A redirect sign-in still on this page is over: it settles, and sign-in may begin anew.
+    this.core.parts.signIn.redirecting?.letGo();
     const ended = this.core.leave();
     this.core.set('signing-out', null, null);
     await this.core.clearUser();

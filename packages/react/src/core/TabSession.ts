@@ -28,6 +28,7 @@ export class TabSession {
       // session that ended while it was away; the redirect it left on (never completed) holds
       // no later sign-in or sign-out, and its watch is dropped.
       const { status } = this.core.snapshot;
+      this.core.parts.signIn.redirecting?.letGo();
       this.core.parts.signIn.stopWatching();
       this.core.parts.signIn.signingIn = undefined;
       this.core.parts.signOut.signingOut = undefined;

@@ -217,6 +217,30 @@ describe('requireAuth loader guard (React Router data router, in memory)', () =>
     }
   });
 
+  test('a loader running alone, its page restored from the back-forward cache after leaving: it settles and lets the client go', async () => {
+    const harness = createHarness();
+    try {
+      const client = harness.createClient();
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+      const outcome = requireAuth(client)({
+        request: new Request(`${location.origin}/admin`),
+      }).then(
+        () => 'resolved',
+        (thrown: { init?: { status?: number }; data?: { code?: string } }) =>
+          `${thrown.init?.status} ${thrown.data?.code}`,
+      );
+      await vi.waitFor(() => expect(harness.redirects).toHaveLength(1));
+      window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+      await vi.advanceTimersByTimeAsync(16_000);
+      expect(await outcome).toBe('401 sign_in_needed');
+      // Its start() matched: nothing holds the client (its count of unmatched starts).
+      expect((client as unknown as { holds: number }).holds).toBe(0);
+    } finally {
+      vi.useRealTimers();
+      harness.dispose();
+    }
+  });
+
   test('a sign-in that fails before the page leaves (provider unreachable) throws a 401 with its code', async () => {
     // The real client's signIn() resolves either way: the failure is in the snapshot.
     const harness = createHarness({ unreachable: true });
