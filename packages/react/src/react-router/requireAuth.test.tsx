@@ -54,6 +54,16 @@ function createRouter(auth: LoaderAuthClient) {
   );
 }
 
+/** The guard run as a router runs it before `AuthProvider` mounts: "<status> <code>" when it throws. */
+function runLoaderAlone(client: LoaderAuthClient): Promise<string> {
+  return requireAuth(client)({ request: new Request(`${location.origin}/admin`) }).then(
+    () => 'resolved',
+    // What `data()` throws, before a router makes it a route error response.
+    (thrown: { init?: { status?: number }; data?: { code?: string } }) =>
+      `${thrown.init?.status} ${thrown.data?.code}`,
+  );
+}
+
 function renderRouter(auth: MockAuthClient) {
   const router = createRouter(auth);
   render(
@@ -192,54 +202,36 @@ describe('requireAuth loader guard (React Router data router, in memory)', () =>
     }
   });
 
-  test('a redirect that never leaves the page settles the loader with a 401 also before AuthProvider mounts (a loader that runs alone)', async () => {
-    const harness = createHarness();
-    try {
-      const client = harness.createClient();
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
-      const loader = requireAuth(client);
-      const outcome = loader({ request: new Request(`${location.origin}/admin`) }).then(
-        () => 'resolved',
-        // What `data()` throws, before a router makes it a route error response.
-        (thrown: { init?: { status?: number }; data?: { code?: string } }) =>
-          `${thrown.init?.status} ${thrown.data?.code}`,
-      );
-      await vi.waitFor(() => expect(harness.redirects).toHaveLength(1));
-      await vi.advanceTimersByTimeAsync(15_000);
-      const settled = await Promise.race([
-        outcome,
-        new Promise((resolve) => setTimeout(() => resolve('still pending'), 500)),
-      ]);
-      expect(settled).toBe('401 sign_in_needed');
-    } finally {
-      vi.useRealTimers();
-      harness.dispose();
-    }
-  });
-
-  test('a loader running alone, its page restored from the back-forward cache after leaving: it settles and lets the client go', async () => {
-    const harness = createHarness();
-    try {
-      const client = harness.createClient();
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
-      const outcome = requireAuth(client)({
-        request: new Request(`${location.origin}/admin`),
-      }).then(
-        () => 'resolved',
-        (thrown: { init?: { status?: number }; data?: { code?: string } }) =>
-          `${thrown.init?.status} ${thrown.data?.code}`,
-      );
-      await vi.waitFor(() => expect(harness.redirects).toHaveLength(1));
-      window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
-      await vi.advanceTimersByTimeAsync(16_000);
-      expect(await outcome).toBe('401 sign_in_needed');
-      // Its start() matched: nothing holds the client (its count of unmatched starts).
-      expect((client as unknown as { holds: number }).holds).toBe(0);
-    } finally {
-      vi.useRealTimers();
-      harness.dispose();
-    }
-  });
+  test.each([
+    ['the user chose to stay', () => undefined],
+    [
+      'its page restored from the back-forward cache after leaving',
+      () => window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true })),
+    ],
+  ])(
+    'a loader running alone (before AuthProvider mounts), its redirect not leaving (%s): a 401, and the client let go',
+    async (_, meanwhile) => {
+      const harness = createHarness();
+      try {
+        const client = harness.createClient();
+        vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+        const outcome = runLoaderAlone(client);
+        await vi.waitFor(() => expect(harness.redirects).toHaveLength(1));
+        meanwhile();
+        await vi.advanceTimersByTimeAsync(16_000);
+        const settled = await Promise.race([
+          outcome,
+          new Promise((resolve) => setTimeout(() => resolve('still pending'), 500)),
+        ]);
+        expect(settled).toBe('401 sign_in_needed');
+        // Its start() matched: nothing holds the client (its count of unmatched starts).
+        expect((client as unknown as { holds: number }).holds).toBe(0);
+      } finally {
+        vi.useRealTimers();
+        harness.dispose();
+      }
+    },
+  );
 
   test('a sign-in that fails before the page leaves (provider unreachable) throws a 401 with its code', async () => {
     // The real client's signIn() resolves either way: the failure is in the snapshot.
