@@ -229,6 +229,14 @@ describe('createMockAuthClient, as the real client', () => {
     expect(auth.getSnapshot().signOutReason).toBeNull();
   });
 
+  test('set() refuses a signed-in state without a user, which the real client never has', () => {
+    const auth = createMockAuthClient({ user: createTestUser() });
+    expect(() => auth.set({ state: 'authenticated', user: null })).toThrow(
+      /`authenticated` needs a user/,
+    );
+    expect(auth.getSnapshot().user).not.toBeNull();
+  });
+
   test('dismissError() keeps the sign-out reason, and the same snapshot when there is no error', async () => {
     const harness = createHarness();
     try {

@@ -157,6 +157,11 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
       next.user !== undefined
         ? next.user
         : (snapshot.user ?? (status === 'authenticated' ? createTestUser() : null));
+    if (status === 'authenticated' && user === null) {
+      throw new Error(
+        'createMockAuthClient: `authenticated` needs a user, as in the real client. Leave `user` out (a test user is made), or pass one from createTestUser().',
+      );
+    }
     const error = next.error !== undefined ? next.error : snapshot.error;
     const signOutReason =
       next.signOutReason !== undefined ? next.signOutReason : snapshot.signOutReason;
