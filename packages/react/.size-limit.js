@@ -67,7 +67,7 @@ const entries = [
     import: '*',
     ignore: ['@oidc-kit/react', ...outside],
     gzip: true,
-    limit: '1.979 kB',
+    limit: '2.006 kB',
   },
   {
     name: '@oidc-kit/react/react-router',

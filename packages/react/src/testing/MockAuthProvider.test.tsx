@@ -1,5 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { startTransition, useLayoutEffect, useState } from 'react';
 import { describe, expect, test } from 'vitest';
 import { createHarness } from '../../test/support/harness';
 import { RequireAuth } from '../components/RequireAuth';
@@ -81,6 +82,38 @@ describe('MockAuthProvider', () => {
     // RequireAuth started sign-in in its effect: the real client is signing in now.
     expect(screen.getByRole('status').textContent).toBe('Checking your session…');
     writeGuardAttempt(null);
+  });
+
+  test('act(() => auth.set()) reaches a component that an async render has just mounted', async () => {
+    // As a router does after its loader: the page mounts in an update outside act(), and its
+    // subscription (an effect) is still pending when a test finds it and changes the state.
+    const auth = createMockAuthClient({ user: createTestUser({ name: 'Alice Liddell' }) });
+    let mount = () => {};
+    let committed = () => {};
+    const painted = new Promise<void>((resolve) => (committed = resolve));
+    function Page() {
+      useLayoutEffect(() => committed(), []);
+      return <Header />;
+    }
+    function Router() {
+      const [loaded, setLoaded] = useState(false);
+      mount = () => startTransition(() => setLoaded(true));
+      return loaded ? <Page /> : <p>Loading</p>;
+    }
+    render(
+      <MockAuthProvider client={auth}>
+        <Router />
+      </MockAuthProvider>,
+    );
+    const actEnvironment = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
+    actEnvironment.IS_REACT_ACT_ENVIRONMENT = false;
+    mount();
+    await painted;
+    actEnvironment.IS_REACT_ACT_ENVIRONMENT = true;
+    expect(screen.getByText('Alice Liddell')).toBeDefined();
+    act(() => auth.set({ state: 'unauthenticated', user: null }));
+    expect(screen.queryByText('Alice Liddell')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeDefined();
   });
 
   test("createMockAuthClient's example, as written in its documentation", async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { ReactNode } from 'react';
 import { AuthContext } from '@oidc-kit/react';
 import { createMockAuthClient } from './createMockAuthClient';
@@ -29,6 +29,10 @@ export function MockAuthProvider({
 }: MockAuthProviderProps): ReactNode {
   const [own] = useState(() => client ?? createMockAuthClient(options));
   const active = client ?? own;
+  // Re-rendered on each change of the mock, as an update: React first runs the effects of its last
+  // commit, so a component an async render has just mounted (a router's page after its loader)
+  // has subscribed, and shows the change when `act(() => auth.set(...))` returns.
+  useSyncExternalStore(active.subscribe, active.getSnapshot, active.getSnapshot);
   const { state, user, error, signOutReason } = options;
   // The state props the mock last took: it starts in them, so only a change is applied (a child's
   // action on mount, e.g. the guard's sign-in, runs first and must stand, as with the real client).
