@@ -29,7 +29,7 @@ const entries = [
     import: '{ AuthProvider, useAuth, SignInButton, RequireAuth }',
     ignore: outside,
     gzip: true,
-    limit: '14.994 kB',
+    limit: '14.999 kB',
   },
   {
     name: '@oidc-kit/react (everything, oidc-client-ts external)',
@@ -37,7 +37,7 @@ const entries = [
     import: '*',
     ignore: outside,
     gzip: true,
-    limit: '17.791 kB',
+    limit: '17.796 kB',
   },
   {
     name: '@oidc-kit/react typical entry (AuthProvider, useAuth, SignInButton, RequireAuth), oidc-client-ts bundled',
@@ -48,7 +48,7 @@ const entries = [
     },
     ignore: ['react', 'react-dom', 'react-router', 'jose'],
     gzip: true,
-    limit: '31.913 kB',
+    limit: '31.92 kB',
   },
   {
     name: '@oidc-kit/react (everything, oidc-client-ts bundled)',
@@ -59,7 +59,7 @@ const entries = [
     },
     ignore: ['react', 'react-dom', 'react-router', 'jose'],
     gzip: true,
-    limit: '34.657 kB',
+    limit: '34.664 kB',
   },
   {
     name: '@oidc-kit/react/testing',
@@ -67,7 +67,7 @@ const entries = [
     import: '*',
     ignore: ['@oidc-kit/react', ...outside],
     gzip: true,
-    limit: '2.006 kB',
+    limit: '2.007 kB',
   },
   {
     name: '@oidc-kit/react/react-router',

@@ -561,6 +561,44 @@ describe('a signed-out page restored from the back-forward cache', () => {
     await vi.waitFor(() => expect(restored.getSnapshot().status).toBe('authenticated'));
     expect(restored.getSnapshot().user?.access_token).toBe(client.getSnapshot().user?.access_token);
   });
+
+  test.each([
+    ['takes the session signed in elsewhere while it was away', true],
+    ['still shows the failure when no tab hands that session over', false],
+  ])('showing a failed sign-in, %s', async (_, handed) => {
+    harness = createHarness();
+    const waiting = harness.nextRedirect();
+    void harness.createClient().signIn();
+    const callback = new URL(harness.provider.authorize(await waiting));
+    callback.searchParams.delete('code');
+    callback.searchParams.set('error', 'access_denied');
+    history.replaceState(null, '', callback.toString());
+    let frozen = false;
+    const restored = harness.createClient({
+      storage: newStorage(),
+      environment: { createChannel: harness.deafenableChannel(() => frozen) },
+    });
+    await restored.start();
+    expect(restored.getSnapshot().status).toBe('error');
+    frozen = true;
+    const { client } = await harness.signIn(harness.createClient());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(restored.getSnapshot().status).toBe('error');
+    frozen = false;
+    if (!handed) client.stop();
+    window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    if (handed) {
+      await vi.waitFor(() => expect(restored.getSnapshot().status).toBe('authenticated'));
+      expect(restored.getSnapshot().user?.access_token).toBe(
+        client.getSnapshot().user?.access_token,
+      );
+      expect(restored.getSnapshot().error).toBeNull();
+    } else {
+      await new Promise((resolve) => setTimeout(resolve, 400)); // past the 150 ms wait for a tab
+      expect(restored.getSnapshot().status).toBe('error');
+      expect(restored.getSnapshot().error?.providerError).toBe('access_denied');
+    }
+  });
 });
 
 describe('config', () => {

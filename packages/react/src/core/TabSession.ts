@@ -68,9 +68,9 @@ export class TabSession {
     const { status } = this.core.snapshot;
     if (this.core.stopped) return;
     const record = this.core.records().read();
-    if (status === 'unauthenticated') {
-      // Another tab wrote a session's record, maybe after this tab settled signed out (a write
-      // from another process may come late): ask for the session, as on load.
+    if (status === 'unauthenticated' || (status === 'error' && this.core.snapshot.user === null)) {
+      // Another tab wrote a session's record, maybe after this tab settled signed out or failed to
+      // sign in (a write from another process may come late): ask for the session, as on load.
       if (recordChanged && record !== null) void this.restore();
       return;
     }
@@ -131,6 +131,8 @@ export class TabSession {
     if (user === null) {
       // No session is no news to a sign-in begun meanwhile: its own outcome settles the state.
       if (this.core.parts.signIn.signingIn !== undefined) return;
+      // Nor to a failed sign-in on screen: it stays until the user moves on.
+      if (this.core.snapshot.status === 'error') return;
       this.core.set('unauthenticated', null, null);
       // Sign-in is likely next: fetch discovery now, so the click that opens a popup does not
       // wait on the network (popup blockers only allow windows opened soon after a click). A
