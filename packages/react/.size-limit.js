@@ -37,7 +37,7 @@ const entries = [
     import: '*',
     ignore: outside,
     gzip: true,
-    limit: '17.796 kB',
+    limit: '17.884 kB',
   },
   {
     name: '@oidc-kit/react typical entry (AuthProvider, useAuth, SignInButton, RequireAuth), oidc-client-ts bundled',
@@ -48,7 +48,7 @@ const entries = [
     },
     ignore: ['react', 'react-dom', 'react-router', 'jose'],
     gzip: true,
-    limit: '31.92 kB',
+    limit: '31.921 kB',
   },
   {
     name: '@oidc-kit/react (everything, oidc-client-ts bundled)',
@@ -59,7 +59,7 @@ const entries = [
     },
     ignore: ['react', 'react-dom', 'react-router', 'jose'],
     gzip: true,
-    limit: '34.664 kB',
+    limit: '34.754 kB',
   },
   {
     name: '@oidc-kit/react/testing',

@@ -46,3 +46,14 @@ export const Translated: Story = {
   },
   decorators: [withMockAuth({ user, idleWarning: 60_000 })],
 };
+export const WithALink: Story = {
+  name: 'A link in the text',
+  args: {
+    children: (time: string) => (
+      <>
+        You will be signed out in {time}. <a href="#why">Why am I signed out?</a>
+      </>
+    ),
+  },
+  decorators: [withMockAuth({ user, idleWarning: 60_000 })],
+};

@@ -58,6 +58,68 @@ describe('IdleWarning', () => {
     expect(document.activeElement).toBe(save);
   });
 
+  test('a link in its text is shown once, and Tab reaches it inside the dialog', async () => {
+    const auth = createMockAuthClient({ user: createTestUser() });
+    render(
+      <MockAuthProvider client={auth}>
+        <IdleWarning>
+          {(time) => (
+            <>
+              Signed out in {time}. <a href="#why">Why?</a>
+            </>
+          )}
+        </IdleWarning>
+      </MockAuthProvider>,
+    );
+    act(() => auth.setIdleWarning(60_000));
+    const links = screen.getAllByRole('link', { name: 'Why?' });
+    expect(links).toHaveLength(1);
+    const dialog = screen.getByRole('alertdialog');
+    // Every focusable thing in the dialog is one a sighted user sees: none hidden from both.
+    const focusable = Array.from(dialog.querySelectorAll<HTMLElement>('a[href], button'));
+    expect(focusable.map((element) => element.textContent)).toEqual([
+      'Why?',
+      'Stay signed in',
+      'Sign out',
+    ]);
+    expect(dialog.querySelector('[aria-hidden="true"] a, [aria-hidden="true"] button')).toBeNull();
+    const describedBy = document.getElementById(dialog.getAttribute('aria-describedby') ?? '');
+    expect(describedBy?.textContent).toMatch(/^Signed out in (0:59|1:00)\. Why\?$/);
+    const stay = screen.getByRole('button', { name: 'Stay signed in' });
+    expect(document.activeElement).toBe(stay);
+    await userEvent.tab();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Sign out' }));
+    await userEvent.tab();
+    expect(document.activeElement).toBe(links[0]);
+    await userEvent.tab();
+    expect(document.activeElement).toBe(stay);
+    await userEvent.tab({ shift: true });
+    expect(document.activeElement).toBe(links[0]);
+    await userEvent.tab({ shift: true });
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Sign out' }));
+  });
+
+  test('the time left is announced politely every 15 s, then each second of the last 10', () => {
+    // The countdown reads a clock that ticks each second: what shows may be a second behind.
+    const auth = page(88_000);
+    const live = () => document.querySelector('[aria-live="polite"]')?.textContent;
+    const text = () => {
+      const dialog = screen.getByRole('alertdialog');
+      return document.getElementById(dialog.getAttribute('aria-describedby') ?? '')?.textContent;
+    };
+    const said = (time: string) => `For your security, you will be signed out in ${time}.`;
+    expect(live()).toBe(said('1:30'));
+    act(() => auth.setIdleWarning(80_000));
+    expect(text()).toMatch(/ 1:2[01]\.$/);
+    expect(live()).toBe(said('1:30'));
+    act(() => auth.setIdleWarning(73_000));
+    expect(live()).toBe(said('1:15'));
+    act(() => auth.setIdleWarning(9_000));
+    expect(live()).toMatch(/ 0:(09|10)\.$/);
+    act(() => auth.setIdleWarning(5_000));
+    expect(live()).toMatch(/ 0:0[56]\.$/);
+  });
+
   test('a click on its text keeps focus in the dialog: Tab goes on inside, Escape stays, focus returns', async () => {
     const { auth, save } = warnedWhileOnSave();
     const dialog = screen.getByRole('alertdialog');

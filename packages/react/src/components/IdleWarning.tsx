@@ -107,9 +107,14 @@ function IdleDialog({
       }
       if (event.key !== 'Tab') return;
       // Focus stays inside: from the last control (first with Shift), or from outside, to the first.
-      const controls = Array.from(dialog.current?.querySelectorAll('button') ?? []);
+      // Links and fields in the app's text are controls too.
+      const controls = Array.from(
+        dialog.current?.querySelectorAll<HTMLElement>(
+          'a[href],button:not(:disabled),input:not(:disabled),select,textarea,[tabindex="0"]',
+        ) ?? [],
+      );
       if (event.shiftKey) controls.reverse();
-      const from = document.activeElement as HTMLButtonElement;
+      const from = document.activeElement as HTMLElement;
       if (from === controls.at(-1) || !controls.includes(from)) {
         event.preventDefault();
         controls[0]?.focus();
@@ -119,9 +124,15 @@ function IdleDialog({
     return () => document.removeEventListener('keydown', onKeyDown);
   }, [stay]);
 
-  // Announced politely every 15 s (and in the last 10 s), not every second.
+  // Announced politely every 15 s (and in the last 10 s), not every second: as plain text, read
+  // from a hidden rendering, so that a link in the app's text is not there twice.
   const seconds = Math.floor(remaining / 1000);
   const announced = seconds <= 10 ? seconds : Math.ceil(seconds / 15) * 15;
+  const announcement = useRef<HTMLParagraphElement>(null);
+  const live = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (live.current) live.current.textContent = announcement.current?.textContent ?? '';
+  }, [announced]);
 
   return (
     <div className={backdropClassName} style={backdropClassName ? undefined : backdropLook}>
@@ -138,12 +149,8 @@ function IdleDialog({
         <p id={titleId}>
           <strong>{title}</strong>
         </p>
-        <p id={textId} aria-hidden="true">
-          {children(clock(remaining))}
-        </p>
-        <p aria-live="polite" style={visuallyHidden}>
-          {children(clock(announced * 1000))}
-        </p>
+        <p id={textId}>{children(clock(remaining))}</p>
+        <p ref={live} aria-live="polite" style={visuallyHidden} />
         <button ref={stayButton} type="button" className={stayClassName} onClick={stay}>
           {stayLabel}
         </button>{' '}
@@ -155,6 +162,9 @@ function IdleDialog({
           {signOutLabel}
         </button>
       </div>
+      <p ref={announcement} hidden>
+        {children(clock(announced * 1000))}
+      </p>
     </div>
   );
 }
