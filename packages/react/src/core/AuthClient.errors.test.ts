@@ -276,6 +276,43 @@ describe('every other error code the engine raises', () => {
     expectNothingLeft(storage);
   });
 
+  test('storage_failed: the browser cannot store the session (its storage is full); nothing is left', async () => {
+    harness = createHarness();
+    const waiting = harness.nextRedirect();
+    void harness.createClient().signIn({ returnTo: '/orders' });
+    history.replaceState(null, '', harness.provider.authorize(await waiting));
+    const storage = newStorage();
+    storage.setItem = () => {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    };
+    const client = harness.createClient({ storage });
+    await client.start();
+    const { status, error } = client.getSnapshot();
+    expect(status).toBe('error');
+    expect(error?.code).toBe('storage_failed');
+    expect(error?.message).toContain('storage');
+    expect(error?.cause).toBeInstanceOf(DOMException);
+    expectNothingLeft(storage);
+  });
+
+  test('storage_failed: sign-in cannot start when the browser cannot store its state', async () => {
+    harness = createHarness();
+    const client = harness.createClient();
+    await client.start();
+    const setItem = vi.spyOn(Storage.prototype, 'setItem').mockImplementation(() => {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    });
+    try {
+      await client.signIn().catch(() => undefined);
+    } finally {
+      setItem.mockRestore();
+    }
+    const { status, error } = client.getSnapshot();
+    expect(status).toBe('error');
+    expect(error?.code).toBe('storage_failed');
+    expect(harness.redirects).toEqual([]);
+  });
+
   // RFC 6749 5.1 requires it; a provider that leaves it out means the default, Bearer.
   test('a token response without token_type is taken for Bearer', async () => {
     const { client } = await landOnCallback({

@@ -57,6 +57,7 @@ describe('the error catalogue', () => {
       'token_exchange_failed',
       'network',
       'timeout',
+      'storage_failed',
       'popup_blocked',
       'popup_closed',
       'renew_failed',

@@ -10,6 +10,7 @@ export type AuthErrorCode =
   | 'token_exchange_failed'
   | 'network'
   | 'timeout'
+  | 'storage_failed'
   | 'popup_blocked'
   | 'popup_closed'
   | 'renew_failed'
@@ -62,6 +63,11 @@ export const authErrorCatalogue: Readonly<Record<AuthErrorCode, AuthErrorCatalog
     timeout: {
       summary: 'A request to the provider took longer than the configured timeout.',
       whatToDo: 'Offer to retry; raise `timeout` only if the provider is known to be slow.',
+    },
+    storage_failed: {
+      summary:
+        "The browser refused to store the sign-in (this site's storage is full, or blocked by a setting).",
+      whatToDo: "Ask the user to free some space or allow this site's data, then to sign in again.",
     },
     popup_blocked: {
       summary: 'The browser blocked the sign-in popup.',

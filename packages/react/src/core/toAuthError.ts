@@ -73,6 +73,18 @@ export function toAuthError(cause: unknown, operation: AuthOperation): AuthError
     }
   }
 
+  // The browser's storage is full (or refused by a setting): a renewal retries, as for any passing
+  // failure; elsewhere nothing could be kept, and reaching the provider was not the problem.
+  if (name === 'QuotaExceededError' && operation !== 'renew') {
+    return authError(
+      'storage_failed',
+      process.env.NODE_ENV !== 'production' && [
+        `The browser could not store the sign-in: this site's storage is full or blocked (${message}). Free some space or allow the site's data, then sign in again.`,
+        fallbackTexts(operation)[1],
+      ],
+      { cause },
+    );
+  }
   if (name === 'ErrorTimeout') {
     return authError(
       'timeout',
