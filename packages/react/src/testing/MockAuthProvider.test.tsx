@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { startTransition, useLayoutEffect, useState } from 'react';
+import { startTransition, useEffect, useLayoutEffect, useState } from 'react';
 import { describe, expect, test } from 'vitest';
 import { createHarness } from '../../test/support/harness';
 import { RequireAuth } from '../components/RequireAuth';
@@ -97,7 +97,9 @@ describe('MockAuthProvider', () => {
     }
     function Router() {
       const [loaded, setLoaded] = useState(false);
-      mount = () => startTransition(() => setLoaded(true));
+      useEffect(() => {
+        mount = () => startTransition(() => setLoaded(true));
+      }, []);
       return loaded ? <Page /> : <p>Loading</p>;
     }
     render(
