@@ -71,7 +71,7 @@ export class TabSession {
     if (status === 'unauthenticated' || (status === 'error' && this.core.snapshot.user === null)) {
       // Another tab wrote a session's record, maybe after this tab settled signed out or failed to
       // sign in (a write from another process may come late): ask for the session, as on load.
-      if (recordChanged && record !== null) void this.restore();
+      if (recordChanged && record !== null) void this.restore(true);
       return;
     }
     if (status !== 'authenticated') return;
@@ -98,7 +98,8 @@ export class TabSession {
     void this.core.clearUser().then(() => this.restore());
   }
 
-  async restore(): Promise<void> {
+  /** Shows the stored or shared session; with `keepFailure`, none leaves a failure on screen. */
+  async restore(keepFailure = false): Promise<void> {
     const epoch = this.core.epoch;
     const record = this.core.records().read();
     let stored: StoredUser | null = null;
@@ -131,8 +132,8 @@ export class TabSession {
     if (user === null) {
       // No session is no news to a sign-in begun meanwhile: its own outcome settles the state.
       if (this.core.parts.signIn.signingIn !== undefined) return;
-      // Nor to a failed sign-in on screen: it stays until the user moves on.
-      if (this.core.snapshot.status === 'error') return;
+      // Nor to a failed sign-in on screen, when a tab's news asked: it stays until the user moves on.
+      if (keepFailure && this.core.snapshot.status === 'error') return;
       this.core.set('unauthenticated', null, null);
       // Sign-in is likely next: fetch discovery now, so the click that opens a popup does not
       // wait on the network (popup blockers only allow windows opened soon after a click). A
