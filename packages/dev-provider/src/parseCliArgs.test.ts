@@ -64,6 +64,14 @@ describe('parseCliArgs', () => {
     });
   });
 
+  it('reads an empty OIDC_KIT_PROVIDER_PORT as unset, as an .env template leaves it', () => {
+    expect(parseCliArgs([], { OIDC_KIT_PROVIDER_PORT: '' })).toEqual({ kind: 'start', options: {} });
+    expect(parseCliArgs([], { OIDC_KIT_PROVIDER_PORT: '  ' })).toEqual({
+      kind: 'start',
+      options: {},
+    });
+  });
+
   it('recognises --help, -h and --version', () => {
     expect(parseCliArgs(['--help'], {})).toEqual({ kind: 'help' });
     expect(parseCliArgs(['-h'], {})).toEqual({ kind: 'help' });

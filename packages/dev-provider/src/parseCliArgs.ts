@@ -69,7 +69,8 @@ export function parseCliArgs(
   if (values.version) return { kind: 'version' };
 
   const options: DevProviderOptions = {};
-  const port = values.port ?? env.OIDC_KIT_PROVIDER_PORT;
+  // An empty variable (a blank line in an .env file) means unset, as for most tools.
+  const port = values.port ?? (env.OIDC_KIT_PROVIDER_PORT?.trim() || undefined);
   if (port !== undefined) {
     options.port = integer(
       values.port === undefined ? 'OIDC_KIT_PROVIDER_PORT' : '--port',
