@@ -65,7 +65,10 @@ describe('parseCliArgs', () => {
   });
 
   it('reads an empty OIDC_KIT_PROVIDER_PORT as unset, as an .env template leaves it', () => {
-    expect(parseCliArgs([], { OIDC_KIT_PROVIDER_PORT: '' })).toEqual({ kind: 'start', options: {} });
+    expect(parseCliArgs([], { OIDC_KIT_PROVIDER_PORT: '' })).toEqual({
+      kind: 'start',
+      options: {},
+    });
     expect(parseCliArgs([], { OIDC_KIT_PROVIDER_PORT: '  ' })).toEqual({
       kind: 'start',
       options: {},
