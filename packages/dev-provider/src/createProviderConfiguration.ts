@@ -30,6 +30,8 @@ export interface ProviderSettings {
   apiAudience: string;
   /** Every DPoP proof must carry a nonce the provider issued. */
   dpopNonce: boolean;
+  /** The port it listens on. */
+  port: number;
 }
 
 const day = 24 * 60 * 60;
@@ -79,7 +81,16 @@ export function createProviderConfiguration(settings: ProviderSettings): Configu
     // Off so that the ID token itself carries the profile claims, as the React client reads them.
     conformIdTokenClaims: false,
     jwks: { keys: settings.keys.keys as NonNullable<Configuration['jwks']>['keys'] },
-    cookies: { keys: [randomBytes(32).toString('base64url')] },
+    cookies: {
+      keys: [randomBytes(32).toString('base64url')],
+      // Browsers do not keep cookies apart by port: a second dev provider on this host (another
+      // app's) would overwrite these, and sign the user out here, under the default names.
+      names: {
+        session: `_session_${settings.port}`,
+        interaction: `_interaction_${settings.port}`,
+        resume: `_interaction_resume_${settings.port}`,
+      },
+    },
 
     async findAccount(_ctx, sub) {
       const user = userBySub.get(sub);

@@ -407,6 +407,35 @@ describe('prompt=none (silent authorization)', () => {
   });
 });
 
+// Browsers do not keep cookies apart by port (RFC 6265, section 8.5): two dev providers on
+// localhost, for two apps, see each other's cookies.
+describe('two dev providers on one host', () => {
+  it('signing in at one keeps the session at the other, both ways', async () => {
+    const other = await startDevProvider({ port: 0, quiet: true });
+    try {
+      const { browser } = await signIn(provider.issuer, { username: 'alice' });
+      const sameBrowser = new Browser(other.issuer, browser.jar);
+      await signIn(other.issuer, { username: 'bob', browser: sameBrowser });
+      for (const [issuer, visitor] of [
+        [provider.issuer, browser],
+        [other.issuer, sameBrowser],
+      ] as const) {
+        const visit = await visitor.open(
+          authorizationUrl(issuer, {
+            challenge: pkce().challenge,
+            state: 'silent',
+            extra: { prompt: 'none' },
+          }),
+        );
+        expect(visit.redirectedTo?.searchParams.get('error')).toBeNull();
+        expect(visit.redirectedTo?.searchParams.get('code')).toBeTruthy();
+      }
+    } finally {
+      await other.stop();
+    }
+  });
+});
+
 describe('a wrong path', () => {
   it('answers 404 with CORS headers, so an app on another origin sees the status', async () => {
     const response = await fetch(

@@ -104,7 +104,7 @@ export async function startDevProvider(options: DevProviderOptions = {}): Promis
     ([{ createProviderHandler }, keys]) =>
       createProviderHandler(
         issuer,
-        { ...settings, keys, behindProxy: settings.issuer !== undefined },
+        { ...settings, keys, port, behindProxy: settings.issuer !== undefined },
         log,
       ),
   );

@@ -17,9 +17,11 @@ export interface Visit {
  * and posts forms as `application/x-www-form-urlencoded`.
  */
 export class Browser {
-  readonly jar = new CookieJar();
-
-  constructor(private readonly origin: string) {}
+  /** `jar` shared by two browsers is one browser visiting two ports: cookies ignore the port. */
+  constructor(
+    private readonly origin: string,
+    readonly jar = new CookieJar(),
+  ) {}
 
   /** GET `url`, following redirects within the provider. */
   open(url: string | URL): Promise<Visit> {
