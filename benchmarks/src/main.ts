@@ -500,7 +500,7 @@ ${notMet.length === 0 ? 'None.' : notMet.join('\n')}
 
 ## Where the typical entry's bytes go
 
-The typical entry built as in row 1, but from @oidc-kit/react's source (so that each minified byte is traced to its file) rather than its \`dist\`, which also shortens the engine's member names: these chunks are a little bigger than the table's. Per chunk, its size and its biggest source files in minified bytes (gzip sizes do not add up by file). \`SessionCore\` is the engine, loaded when the client starts; \`DPoP\` and \`IdleClock\` load only when \`dpop\` or \`idle\` is set.
+The typical entry built as in row 1, but from @oidc-kit/react's source (so that each minified byte is traced to its file) rather than its \`dist\`, which also shortens the engine's member names: these chunks are a little bigger than the table's. Per chunk, its size and its biggest source files in minified bytes (gzip sizes do not add up by file). \`engine\` is the engine (\`SessionCore\`, its parts and the authenticated fetch), loaded when the client starts; \`DPoP\` and \`IdleClock\` load only when \`dpop\` or \`idle\` is set.
 
 ${breakdownSection(sizes?.breakdown)}
 

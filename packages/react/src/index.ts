@@ -52,7 +52,7 @@ export type {
 export type { IdleSnapshot } from './core/idleSnapshot';
 export type { IdleOptions } from './core/idleConfig';
 export type { AuthSnapshot, AuthStatus, SignOutReason } from './core/authState';
-export { createAuthFetch } from './core/authFetch';
+export { createAuthFetch } from './core/createAuthFetch';
 export type { AuthFetch, TokenSource } from './core/authFetch';
 export type { ChannelLike, LockManagerLike } from './core/tabSync';
 export type { IdTokenCheck } from './core/idToken';

@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createRef } from 'react';
+import { createRef, version } from 'react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createHarness } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
@@ -146,6 +146,37 @@ describe('SignInButton', () => {
     expect(buttonRef.current).toBe(link);
     expect(linkRef.current).toBe(link);
     expect(logged).not.toHaveBeenCalled();
+  });
+
+  test('asChild attaches your callback ref once, not again at each render, and runs its cleanup', () => {
+    const seen: (string | null)[] = [];
+    // Stable, as a ref callback from useCallback. React 19 runs the function it returns on detach
+    // (React 18 warns at one).
+    const linkRef = (node: HTMLAnchorElement | null) => {
+      seen.push(node && 'attach');
+      return version.startsWith('18') ? undefined : () => void seen.push('cleanup');
+    };
+    const buttonRef = createRef<HTMLButtonElement>();
+    const auth = createMockAuthClient();
+    const page = (label: string) => (
+      <MockAuthProvider client={auth}>
+        <SignInButton asChild ref={buttonRef}>
+          <a href="#sign-in" ref={linkRef}>
+            {label}
+          </a>
+        </SignInButton>
+      </MockAuthProvider>
+    );
+    const { rerender, unmount } = render(page('Log in'));
+    const mounted = seen.length;
+    expect(seen.at(-1)).toBe('attach');
+    rerender(page('Sign in here'));
+    act(() => auth.set({ state: 'signing-in' }));
+    expect(seen.slice(mounted)).toEqual([]);
+    unmount();
+    // React 19 runs the cleanup instead of calling the ref with null; React 18 calls it with null.
+    expect(seen.slice(mounted)).toEqual([version.startsWith('18') ? null : 'cleanup']);
+    expect(buttonRef.current).toBeNull();
   });
 
   test('asChild with a component that takes no ref: no ref is given to it, so React does not warn', async () => {

@@ -1,14 +1,33 @@
-import { Children, cloneElement, forwardRef, isValidElement } from 'react';
-import type { HTMLAttributes, ReactNode, Ref, SyntheticEvent } from 'react';
+import { Children, cloneElement, forwardRef, useMemo } from 'react';
+import type { HTMLAttributes, ReactElement, ReactNode, Ref, SyntheticEvent } from 'react';
 import { composeEventHandlers } from './composeEventHandlers';
 
 type AnyProps = Record<string, unknown>;
 
-function composeRefs<T>(...refs: (Ref<T> | undefined)[]): (node: T) => void {
+type Cleanup = (() => void) | void;
+
+/** Gives `node` to a ref, as React would; returns what a callback ref returns. */
+function setRef<T>(ref: Ref<T> | undefined, node: T | null): unknown {
+  return typeof ref === 'function'
+    ? ref(node)
+    : ref && ((ref as { current: T | null }).current = node);
+}
+
+/**
+ * One ref callback for both refs. When a ref returns a cleanup, React 19 runs what this returns on
+ * detach instead of calling it with null: that ref's cleanup, and null for the other. (Returning a
+ * function only then: React 18 warns at any function a ref returns.)
+ */
+function composeRefs<T>(...refs: (Ref<T> | undefined)[]): (node: T | null) => Cleanup {
   return (node) => {
-    for (const ref of refs) {
-      if (typeof ref === 'function') ref(node);
-      else if (ref !== null && ref !== undefined) (ref as { current: T }).current = node;
+    const cleanups = refs.map((ref) => setRef(ref, node));
+    if (cleanups.some((cleanup) => typeof cleanup === 'function')) {
+      return () =>
+        refs.forEach((ref, index) => {
+          const cleanup = cleanups[index];
+          if (typeof cleanup === 'function') cleanup();
+          else setRef(ref, null);
+        });
     }
   };
 }
@@ -42,14 +61,15 @@ export const Slot = /* @__PURE__ */ forwardRef<
   HTMLElement,
   HTMLAttributes<HTMLElement> & { children?: ReactNode }
 >(function Slot({ children, ...props }, ref) {
-  const child = Children.only(children);
-  if (!isValidElement<AnyProps>(child)) return null;
+  // Anything but one element (text, a fragment's list) throws here, with React's message.
+  const child = Children.only(children) as ReactElement<AnyProps>;
   const merged = mergeProps(props as AnyProps, child.props);
   // React 19 keeps the child's ref in its props (copied into `merged`); React 18 on the element,
   // where its props' `ref` is a getter that warns when read (and that a spread skips).
   const childRef = (merged.ref ?? (child as unknown as { ref?: unknown }).ref) as
     Ref<HTMLElement> | undefined;
-  // No ref of ours, none added: React 18 warns when a component without forwardRef gets one.
-  merged.ref = ref ? composeRefs(ref, childRef) : childRef;
+  // No ref of ours, none added: React 18 warns when a component without forwardRef gets one. The
+  // same callback while both refs stay: a new one would detach and attach again at each render.
+  merged.ref = useMemo(() => (ref ? composeRefs(ref, childRef) : childRef), [ref, childRef]);
   return cloneElement(child, merged);
 });

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { createHarness, landInPopup, newStorage, stubPopup } from '../../test/support/harness';
 import { IndexedDbDPoPStore } from 'oidc-client-ts';
 import type { DPoPState } from 'oidc-client-ts';
-import { createAuthFetch } from './authFetch';
+import { createAuthFetch } from './createAuthFetch';
 import type { Harness } from '../../test/support/harness';
 import type { AuthClient } from './AuthClient';
 import type { FakeProviderOptions } from '../../test/support/FakeProvider';

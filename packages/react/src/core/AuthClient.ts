@@ -1,6 +1,6 @@
 import type { User, UserManager } from 'oidc-client-ts';
 import type { AuthSnapshot } from './authState';
-import { createAuthFetch } from './authFetch';
+import { createAuthFetch } from './createAuthFetch';
 import type { AuthFetch } from './authFetch';
 import { validateConfig } from './config';
 import type { AuthConfig, AuthOptions, ResolvedAuthConfig } from './config';

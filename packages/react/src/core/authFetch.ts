@@ -36,16 +36,13 @@ function unlessAborted<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
 }
 
 /**
- * Creates a `fetch` that sends the access token (`Authorization: Bearer`, or `DPoP` with a proof)
- * to the given origins only (never in the URL, never to other origins), and after a 401 renews
- * once and retries once. Concurrent 401s share one renewal. A 401 after the retry is returned to
- * the caller as is; a DPoP `use_dpop_nonce` challenge is answered once with the server's nonce.
- *
- * @example
- * const authFetch = createAuthFetch(client, ['https://api.example.com']);
- * const response = await authFetch('https://api.example.com/me');
+ * The authenticated fetch itself, in the engine's chunk; apps get it through `createAuthFetch`,
+ * which loads it. Sends the access token (`Authorization: Bearer`, or `DPoP` with a proof) to the
+ * given origins only (never in the URL, never to other origins), and after a 401 renews once and
+ * retries once. Concurrent 401s share one renewal. A 401 after the retry is returned to the caller
+ * as is; a DPoP `use_dpop_nonce` challenge is answered once with the server's nonce.
  */
-export function createAuthFetch(
+export function makeAuthFetch(
   source: TokenSource,
   apiOrigins: readonly string[],
   baseFetch: typeof fetch = (...args) => globalThis.fetch(...args),

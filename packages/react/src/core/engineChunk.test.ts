@@ -14,7 +14,7 @@ let harness: Harness | undefined;
 afterEach(() => {
   harness?.dispose();
   harness = undefined;
-  vi.doUnmock('./SessionCore');
+  vi.doUnmock('./engine');
 });
 
 describe("the engine's chunk", () => {
@@ -39,7 +39,7 @@ describe("the engine's chunk", () => {
 
   test('a chunk that fails to load: a network AuthError in the state, nothing sent, and a later call loads it', async () => {
     let failing = true;
-    vi.doMock('./SessionCore', async (importOriginal) => {
+    vi.doMock('./engine', async (importOriginal) => {
       if (failing) throw new TypeError('Failed to fetch dynamically imported module');
       return importOriginal();
     });
@@ -73,7 +73,7 @@ describe("the engine's chunk", () => {
 
   test('a start whose chunk failed to load runs once a later call loads it, with no second start', async () => {
     let failing = true;
-    vi.doMock('./SessionCore', async (importOriginal) => {
+    vi.doMock('./engine', async (importOriginal) => {
       if (failing) throw new TypeError('Failed to fetch dynamically imported module');
       return importOriginal();
     });
@@ -90,8 +90,42 @@ describe("the engine's chunk", () => {
     await vi.waitFor(() => expect(client.getSnapshot().status).toBe('unauthenticated'));
   });
 
+  test('createAuthFetch, whose code comes with the chunk: a request it cannot load rejects with a network AuthError, the next one loads it', async () => {
+    let failing = true;
+    vi.doMock('./engine', async (importOriginal) => {
+      if (failing) throw new TypeError('Failed to fetch dynamically imported module');
+      return importOriginal();
+    });
+    const { isAuthError } = await coldStart();
+    const { createAuthFetch } = await import('./createAuthFetch');
+    const sent: string[] = [];
+    const authFetch = createAuthFetch(
+      { getAccessToken: async () => 'token-1', renewAfterUnauthorized: async () => null },
+      ['https://api.example.test'],
+      async (request) => {
+        sent.push(
+          `${(request as Request).url} ${(request as Request).headers.get('Authorization')}`,
+        );
+        return new Response('{}');
+      },
+    );
+    const failed = await authFetch('https://api.example.test/me').catch((error: unknown) => error);
+    expect(isAuthError(failed, 'network')).toBe(true);
+    expect(sent).toEqual([]);
+
+    failing = false;
+    expect((await authFetch('https://api.example.test/me')).status).toBe(200);
+    const warned = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await authFetch('https://elsewhere.example.test/x');
+    expect(warned.mock.calls[0]?.[0]).toMatch(/not in `apiOrigins`/);
+    expect(sent).toEqual([
+      'https://api.example.test/me Bearer token-1',
+      'https://elsewhere.example.test/x null',
+    ]);
+  });
+
   test('a callback page whose chunk fails to load shows a network error, not a spinner', async () => {
-    vi.doMock('./SessionCore', () => {
+    vi.doMock('./engine', () => {
       throw new TypeError('Failed to fetch dynamically imported module');
     });
     const { createHarness, isAuthError } = await coldStart();

@@ -1,5 +1,5 @@
 import { authError } from './errors';
-import type * as EngineModule from './SessionCore';
+import type * as EngineModule from './engine';
 
 let engine: typeof EngineModule | undefined;
 let engineLoading: Promise<unknown> | undefined;
@@ -10,12 +10,12 @@ export function loadedEngine(): typeof EngineModule | undefined {
 }
 
 /**
- * Loads the engine (`SessionCore` and its parts: one chunk an app's bundler splits off), once for
+ * Loads the engine (`SessionCore`, its parts and the authenticated fetch: one chunk an app's bundler splits off), once for
  * every client; a failed load is retried by the next call. Apps need not call it: a client loads
  * it when it starts or is first asked to act, so the first render does not wait for it.
  */
 export function loadEngine(): Promise<unknown> {
-  engineLoading ??= import('./SessionCore').then(
+  engineLoading ??= import('./engine').then(
     (loaded) => {
       engine = loaded;
     },
