@@ -29,7 +29,7 @@ const entries = [
     import: '{ AuthProvider, useAuth, SignInButton, RequireAuth }',
     ignore: outside,
     gzip: true,
-    limit: '15.135 kB',
+    limit: '15.187 kB',
   },
   {
     name: '@oidc-kit/react (everything, oidc-client-ts external)',
@@ -37,7 +37,7 @@ const entries = [
     import: '*',
     ignore: outside,
     gzip: true,
-    limit: '18.088 kB',
+    limit: '18.138 kB',
   },
   {
     name: '@oidc-kit/react typical entry (AuthProvider, useAuth, SignInButton, RequireAuth), oidc-client-ts bundled',
@@ -48,7 +48,7 @@ const entries = [
     },
     ignore: ['react', 'react-dom', 'react-router', 'jose'],
     gzip: true,
-    limit: '32.061 kB',
+    limit: '32.115 kB',
   },
   {
     name: '@oidc-kit/react (everything, oidc-client-ts bundled)',
@@ -59,7 +59,7 @@ const entries = [
     },
     ignore: ['react', 'react-dom', 'react-router', 'jose'],
     gzip: true,
-    limit: '34.978 kB',
+    limit: '35.029 kB',
   },
   {
     name: '@oidc-kit/react/testing',

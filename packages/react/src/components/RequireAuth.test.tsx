@@ -246,4 +246,14 @@ describe('describeSignInError, the one wording of a failure for users', () => {
     }
     expect(describeSignInError(new AuthError('timeout', ''))).toMatch(/could not be reached/);
   });
+
+  test.each(['development', 'production'])(
+    'a browser that cannot store the sign-in tells the user what to free (%s)',
+    (mode) => {
+      vi.stubEnv('NODE_ENV', mode);
+      expect(describeSignInError(new AuthError('storage_failed', 'QuotaExceededError'))).toBe(
+        "This browser could not save the sign-in. Free some space or allow this site's data, then try again.",
+      );
+    },
+  );
 });

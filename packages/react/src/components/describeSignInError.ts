@@ -16,6 +16,8 @@ export function describeSignInError(error: AuthError): string {
       return process.env.NODE_ENV !== 'production'
         ? error.message
         : 'The sign-in service could not be reached. Check your connection.';
+    case 'storage_failed':
+      return "This browser could not save the sign-in. Free some space or allow this site's data, then try again.";
     case 'popup_blocked':
       return 'The browser blocked the sign-in window.';
     case 'popup_closed':
