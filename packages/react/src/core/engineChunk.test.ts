@@ -10,6 +10,16 @@ async function coldStart() {
   return { createHarness, isAuthError };
 }
 
+/** The engine's chunk fails to load (offline, say) until `failing` is set to false. */
+function failingChunk() {
+  const chunk = { failing: true };
+  vi.doMock('./engine', async (importOriginal) => {
+    if (chunk.failing) throw new TypeError('Failed to fetch dynamically imported module');
+    return importOriginal();
+  });
+  return chunk;
+}
+
 let harness: Harness | undefined;
 afterEach(() => {
   harness?.dispose();
@@ -38,11 +48,7 @@ describe("the engine's chunk", () => {
   });
 
   test('a chunk that fails to load: a network AuthError in the state, nothing sent, and a later call loads it', async () => {
-    let failing = true;
-    vi.doMock('./engine', async (importOriginal) => {
-      if (failing) throw new TypeError('Failed to fetch dynamically imported module');
-      return importOriginal();
-    });
+    const chunk = failingChunk();
     const { createHarness, isAuthError } = await coldStart();
     harness = createHarness();
     const client = harness.createClient();
@@ -62,7 +68,7 @@ describe("the engine's chunk", () => {
     expect(harness.provider.count('token')).toBe(0);
 
     // Back online: starting again restores (signed out here), and sign-in goes to the provider.
-    failing = false;
+    chunk.failing = false;
     await client.start();
     expect(client.getSnapshot().status).toBe('unauthenticated');
     const waiting = harness.nextRedirect();
@@ -72,11 +78,7 @@ describe("the engine's chunk", () => {
   });
 
   test('a start whose chunk failed to load runs once a later call loads it, with no second start', async () => {
-    let failing = true;
-    vi.doMock('./engine', async (importOriginal) => {
-      if (failing) throw new TypeError('Failed to fetch dynamically imported module');
-      return importOriginal();
-    });
+    const chunk = failingChunk();
     const { createHarness } = await coldStart();
     harness = createHarness();
     const client = harness.createClient();
@@ -84,18 +86,14 @@ describe("the engine's chunk", () => {
     await client.start();
     expect(client.getSnapshot().status).toBe('error');
 
-    failing = false;
+    chunk.failing = false;
     await client.getAccessToken();
     // The engine is here: the held start restores the session (signed out here).
     await vi.waitFor(() => expect(client.getSnapshot().status).toBe('unauthenticated'));
   });
 
   test('createAuthFetch, whose code comes with the chunk: a request it cannot load rejects with a network AuthError, the next one loads it', async () => {
-    let failing = true;
-    vi.doMock('./engine', async (importOriginal) => {
-      if (failing) throw new TypeError('Failed to fetch dynamically imported module');
-      return importOriginal();
-    });
+    const chunk = failingChunk();
     const { isAuthError } = await coldStart();
     const { createAuthFetch } = await import('./createAuthFetch');
     const sent: string[] = [];
@@ -113,7 +111,7 @@ describe("the engine's chunk", () => {
     expect(isAuthError(failed, 'network')).toBe(true);
     expect(sent).toEqual([]);
 
-    failing = false;
+    chunk.failing = false;
     expect((await authFetch('https://api.example.test/me')).status).toBe(200);
     const warned = vi.spyOn(console, 'warn').mockImplementation(() => {});
     await authFetch('https://elsewhere.example.test/x');
