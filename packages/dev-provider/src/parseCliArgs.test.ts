@@ -64,7 +64,11 @@ describe('parseCliArgs', () => {
     });
   });
 
-  it('reads an empty OIDC_KIT_PROVIDER_PORT as unset, as an .env template leaves it', () => {
+  it('reads an empty OIDC_KIT_PROVIDER_PORT as unset, and ignores spaces around a number', () => {
+    expect(parseCliArgs([], { OIDC_KIT_PROVIDER_PORT: ' 4100 ' })).toEqual({
+      kind: 'start',
+      options: { port: 4100 },
+    });
     expect(parseCliArgs([], { OIDC_KIT_PROVIDER_PORT: '' })).toEqual({
       kind: 'start',
       options: {},

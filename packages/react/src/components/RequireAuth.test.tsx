@@ -252,7 +252,7 @@ describe('describeSignInError, the one wording of a failure for users', () => {
     (mode) => {
       vi.stubEnv('NODE_ENV', mode);
       expect(describeSignInError(new AuthError('storage_failed', 'QuotaExceededError'))).toBe(
-        "This browser could not save the sign-in. Free some space or allow this site's data, then try again.",
+        "This browser's storage is full or blocked. Free some space or allow this site's data.",
       );
     },
   );

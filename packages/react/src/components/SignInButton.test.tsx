@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createRef, version } from 'react';
+import { createRef, forwardRef, useImperativeHandle, version } from 'react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createHarness } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
@@ -176,6 +176,26 @@ describe('SignInButton', () => {
     unmount();
     // React 19 runs the cleanup instead of calling the ref with null; React 18 calls it with null.
     expect(seen.slice(mounted)).toEqual([version.startsWith('18') ? null : 'cleanup']);
+    expect(buttonRef.current).toBeNull();
+  });
+
+  test('asChild with a handle that is a function: it is not taken for a ref cleanup', () => {
+    const handle = vi.fn();
+    const Link = forwardRef<() => void, { children?: React.ReactNode }>(function Link(props, ref) {
+      useImperativeHandle(ref, () => handle);
+      return <a href="#sign-in" {...props} />;
+    });
+    const buttonRef = createRef<unknown>();
+    const { unmount } = render(
+      <MockAuthProvider client={createMockAuthClient()}>
+        <SignInButton asChild ref={buttonRef as React.Ref<HTMLButtonElement>}>
+          <Link>Log in</Link>
+        </SignInButton>
+      </MockAuthProvider>,
+    );
+    expect(buttonRef.current).toBe(handle);
+    unmount();
+    expect(handle).not.toHaveBeenCalled();
     expect(buttonRef.current).toBeNull();
   });
 

@@ -8,9 +8,9 @@ type Cleanup = (() => void) | void;
 
 /** Gives `node` to a ref, as React would; returns what a callback ref returns. */
 function setRef<T>(ref: Ref<T> | undefined, node: T | null): unknown {
-  return typeof ref === 'function'
-    ? ref(node)
-    : ref && ((ref as { current: T | null }).current = node);
+  if (typeof ref === 'function') return ref(node);
+  // Nothing returned: an object ref's value (a handle may be a function) is no cleanup.
+  if (ref) (ref as { current: T | null }).current = node;
 }
 
 /**

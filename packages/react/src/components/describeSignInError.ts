@@ -17,7 +17,7 @@ export function describeSignInError(error: AuthError): string {
         ? error.message
         : 'The sign-in service could not be reached. Check your connection.';
     case 'storage_failed':
-      return "This browser could not save the sign-in. Free some space or allow this site's data, then try again.";
+      return "This browser's storage is full or blocked. Free some space or allow this site's data.";
     case 'popup_blocked':
       return 'The browser blocked the sign-in window.';
     case 'popup_closed':

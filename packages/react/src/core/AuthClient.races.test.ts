@@ -200,6 +200,27 @@ describe('signing in again', () => {
   });
 });
 
+describe('a sign-in that fails while the page waits for another tab', () => {
+  test('its error (a blocked popup) stays when no tab hands the session over', async () => {
+    harness = createHarness();
+    // A session's record with no tab left to answer for it (closed yesterday, say).
+    const { client: gone } = await harness.signIn(harness.createClient());
+    gone.dispose();
+    const tab = harness.createClient({
+      storage: newStorage(),
+      environment: { tabSessionWait: 300 },
+    });
+    const starting = tab.start();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    vi.spyOn(window, 'open').mockReturnValue(null);
+    await tab.signIn({ popup: true });
+    expect(tab.getSnapshot().error?.code).toBe('popup_blocked');
+    await starting;
+    expect(tab.getSnapshot().status).toBe('error');
+    expect(tab.getSnapshot().error?.code).toBe('popup_blocked');
+  });
+});
+
 describe('signing out', () => {
   test('a sign-out redirect that never leaves the page does not stay signing-out', async () => {
     harness = createHarness();

@@ -1,6 +1,6 @@
 import type { User, UserManager } from 'oidc-client-ts';
 import type { AuthSnapshot } from './authState';
-import { createAuthFetch } from './createAuthFetch';
+import { lazyAuthFetch } from './createAuthFetch';
 import type { AuthFetch } from './authFetch';
 import { validateConfig } from './config';
 import type { AuthConfig, AuthOptions, ResolvedAuthConfig } from './config';
@@ -93,7 +93,12 @@ export class AuthClient {
         () => this.core?.storedSession() ?? null,
       ));
     // The client is the token source of its own fetch, as of any `createAuthFetch(client, …)`.
-    this.fetch = createAuthFetch(this, this.config.apiOrigins, environment.fetch);
+    this.fetch = lazyAuthFetch(
+      () => this.withCore(async () => {}),
+      this,
+      this.config.apiOrigins,
+      environment.fetch,
+    );
   }
 
   /** The current state; the same object until something changes. */

@@ -98,9 +98,13 @@ export class TabSession {
     void this.core.clearUser().then(() => this.restore());
   }
 
-  /** Shows the stored or shared session; with `keepFailure`, none leaves a failure on screen. */
+  /**
+   * Shows the stored or shared session. With none, a failure that came meanwhile stays on screen,
+   * and with `keepFailure` (another tab's news) any failure.
+   */
   async restore(keepFailure = false): Promise<void> {
     const epoch = this.core.epoch;
+    const shown = this.core.snapshot.error;
     const record = this.core.records().read();
     let stored: StoredUser | null = null;
     try {
@@ -132,8 +136,10 @@ export class TabSession {
     if (user === null) {
       // No session is no news to a sign-in begun meanwhile: its own outcome settles the state.
       if (this.core.parts.signIn.signingIn !== undefined) return;
-      // Nor to a failed sign-in on screen, when a tab's news asked: it stays until the user moves on.
-      if (keepFailure && this.core.snapshot.status === 'error') return;
+      // Nor to a failure on screen: one that came meanwhile (a sign-in that failed), or any when a
+      // tab's news asked. It stays until the user moves on; a start() again clears an older one.
+      const { status, error } = this.core.snapshot;
+      if (status === 'error' && (keepFailure || error !== shown)) return;
       this.core.set('unauthenticated', null, null);
       // Sign-in is likely next: fetch discovery now, so the click that opens a popup does not
       // wait on the network (popup blockers only allow windows opened soon after a click). A

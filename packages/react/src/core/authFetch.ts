@@ -1,3 +1,6 @@
+import { toRequest } from './toRequest';
+import { unlessAborted } from './unlessAborted';
+
 /** What the authenticated fetch needs from the client. */
 export interface TokenSource {
   /** A valid access token (renewing first when it is about to expire), or null when signed out. */
@@ -23,18 +26,6 @@ export interface TokenSource {
 /** `fetch` with the user's access token. */
 export type AuthFetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
 
-/** `work`'s result, or `signal`'s abort as soon as it comes (the work goes on for other callers). */
-function unlessAborted<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    // An AbortError unless the caller gave a reason (every ES2022 browser sets `reason`).
-    const abort = () => reject(signal.reason);
-    if (signal.aborted) abort();
-    // Not removed once settled (bytes up front): it then only rejects a settled promise.
-    else signal.addEventListener('abort', abort);
-    work.then(resolve, reject);
-  });
-}
-
 /**
  * The authenticated fetch itself, in the engine's chunk; apps get it through `createAuthFetch`,
  * which loads it. Sends the access token (`Authorization: Bearer`, or `DPoP` with a proof) to the
@@ -50,12 +41,7 @@ export function makeAuthFetch(
   const allowed = new Set(apiOrigins);
   const warned = new Set<string>();
   return async (input, init) => {
-    // Relative URLs resolve against the page, as the browser's fetch does.
-    const base = (globalThis as { location?: { href?: string } }).location?.href;
-    const request = new Request(
-      typeof input === 'string' && base ? new URL(input, base) : input,
-      init,
-    );
+    const request = toRequest(input, init);
     const origin = new URL(request.url).origin;
     if (!allowed.has(origin)) {
       if (process.env.NODE_ENV !== 'production' && !warned.has(origin)) {

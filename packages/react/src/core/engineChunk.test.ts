@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { Harness } from '../../test/support/harness';
+import type { AuthClient } from './AuthClient';
 
 // The test setup loads the engine's chunk before every file. These tests start from fresh modules,
 // as a page does, so that the client loads it itself.
@@ -77,20 +78,29 @@ describe("the engine's chunk", () => {
     expect(client.getSnapshot().status).toBe('signing-in');
   });
 
-  test('a start whose chunk failed to load runs once a later call loads it, with no second start', async () => {
-    const chunk = failingChunk();
-    const { createHarness } = await coldStart();
-    harness = createHarness();
-    const client = harness.createClient();
-    // Held started, as AuthProvider holds it, and never started again.
-    await client.start();
-    expect(client.getSnapshot().status).toBe('error');
+  test.each([
+    ['getAccessToken()', (client: AuthClient) => client.getAccessToken()],
+    ['fetch()', (client: AuthClient) => client.fetch('https://elsewhere.example.test/x')],
+  ])(
+    'a start whose chunk failed to load runs once a later call (%s) loads it, with no second start',
+    async (_, call) => {
+      const chunk = failingChunk();
+      const { createHarness } = await coldStart();
+      harness = createHarness();
+      const client = harness.createClient({
+        environment: { fetch: async () => new Response('{}') },
+      });
+      // Held started, as AuthProvider holds it, and never started again.
+      await client.start();
+      expect(client.getSnapshot().status).toBe('error');
 
-    chunk.failing = false;
-    await client.getAccessToken();
-    // The engine is here: the held start restores the session (signed out here).
-    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('unauthenticated'));
-  });
+      chunk.failing = false;
+      vi.spyOn(console, 'warn').mockImplementation(() => {});
+      await call(client);
+      // The engine is here: the held start restores the session (signed out here).
+      await vi.waitFor(() => expect(client.getSnapshot().status).toBe('unauthenticated'));
+    },
+  );
 
   test('createAuthFetch, whose code comes with the chunk: a request it cannot load rejects with a network AuthError, the next one loads it', async () => {
     const chunk = failingChunk();
@@ -120,6 +130,38 @@ describe("the engine's chunk", () => {
       'https://api.example.test/me Bearer token-1',
       'https://elsewhere.example.test/x null',
     ]);
+  });
+
+  test('createAuthFetch before the chunk is here: the request is made at the call, as fetch makes it, and an abort wins at once', async () => {
+    let arrive = () => {};
+    const arrived = new Promise<void>((resolve) => (arrive = resolve));
+    vi.doMock('./engine', async (importOriginal) => {
+      await arrived;
+      return importOriginal();
+    });
+    await coldStart();
+    const { createAuthFetch } = await import('./createAuthFetch');
+    const sent: string[] = [];
+    const authFetch = createAuthFetch(
+      { getAccessToken: async () => 'token-1', renewAfterUnauthorized: async () => null },
+      [location.origin],
+      async (request) => {
+        sent.push((request as Request).url);
+        return new Response('{}');
+      },
+    );
+    history.replaceState(null, '', '/orders/');
+    const relative = authFetch('api/items');
+    history.replaceState(null, '', '/settings/profile/');
+    const controller = new AbortController();
+    const aborted = authFetch('/api/slow', { signal: controller.signal });
+    controller.abort();
+    await expect(aborted).rejects.toMatchObject({ name: 'AbortError' });
+    expect(sent).toEqual([]);
+
+    arrive();
+    expect((await relative).status).toBe(200);
+    expect(sent).toEqual([`${location.origin}/orders/api/items`]);
   });
 
   test('a callback page whose chunk fails to load shows a network error, not a spinner', async () => {
