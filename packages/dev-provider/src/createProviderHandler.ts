@@ -5,6 +5,7 @@ import {
   createProviderConfiguration,
   type ProviderSettings,
 } from './createProviderConfiguration.js';
+import { isLoopbackHostHeader } from './isLoopbackHost.js';
 import { renderErrorPage } from './renderErrorPage.js';
 import { renderStillSignedInPage, staySignedInPath } from './renderLogoutPage.js';
 
@@ -15,7 +16,12 @@ import { renderStillSignedInPage, staySignedInPath } from './renderLogoutPage.js
  */
 export function createProviderHandler(
   issuer: string,
-  settings: ProviderSettings & { hint: string | undefined; behindProxy: boolean },
+  settings: ProviderSettings & {
+    hint: string | undefined;
+    behindProxy: boolean;
+    /** Listening on loopback with no proxy: requests for any other host name are refused. */
+    loopbackOnly: boolean;
+  },
   log: (line: string) => void,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const provider = new Provider(issuer, createProviderConfiguration(settings));
@@ -33,6 +39,16 @@ export function createProviderHandler(
     log,
   });
   return (req, res) => {
+    if (settings.loopbackOnly && !isLoopbackHostHeader(req.headers.host)) {
+      const page = renderErrorPage(
+        { error: 'invalid_request', error_description: 'Unknown host name.' },
+        {
+          fix: `This dev provider answers requests for localhost only, not for ${req.headers.host}. To reach it under another name, start it with --issuer (behind a proxy) or --host.`,
+        },
+      );
+      res.writeHead(403, page.headers).end(page.html);
+      return;
+    }
     exposeNotFound(req, res);
     if (isStaySignedIn(req)) {
       const page = renderStillSignedInPage();

@@ -18,3 +18,16 @@ export function isLoopbackHost(host: string): boolean {
   // BlockList matches an IPv4-mapped IPv6 address (::ffff:127.0.0.1) against the IPv4 subnet.
   return loopback.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
+
+/**
+ * Whether a request's `Host` header names this machine: a loopback host, or a `*.localhost` name
+ * (browsers resolve those to loopback). A page on another site that pointed its own name at
+ * 127.0.0.1 (DNS rebinding) still sends that name. No header (HTTP/1.0) passes: browsers send one.
+ */
+export function isLoopbackHostHeader(header: string | undefined): boolean {
+  if (header === undefined) return true;
+  // A name or a bracketed IPv6 address, then maybe a port: nothing else.
+  const hostname = /^(\[[\da-f:.]+\]|[^\s:/?#[\]@]+)(?::\d+)?$/i.exec(header)?.[1];
+  if (hostname === undefined) return false;
+  return hostname.toLowerCase().endsWith('.localhost') || isLoopbackHost(hostname);
+}

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MockInstance } from 'vitest';
@@ -434,6 +435,47 @@ describe('two dev providers on one host', () => {
       await other.stop();
     }
   });
+});
+
+// DNS rebinding: a page on another site points its own name at 127.0.0.1 and then talks to the
+// provider as that site, same-origin. The Host header still names that site.
+describe('a request for another host name', () => {
+  function get(path: string, host: string) {
+    const { port } = new URL(provider.issuer);
+    return new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpRequest(
+        { host: '127.0.0.1', port, path, headers: { host } },
+        (response) => {
+          let body = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (body += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+        },
+      );
+      request.on('error', reject);
+      request.end();
+    });
+  }
+
+  it.each(['attacker.example', 'attacker.example:4000', '192.168.1.20'])(
+    'is refused while the provider listens on loopback only: %s',
+    async (host) => {
+      const answer = await get('/.well-known/openid-configuration', host);
+      expect(answer.status).toBe(403);
+      expect(answer.body).toContain('localhost');
+      expect(answer.body).not.toContain('token_endpoint');
+    },
+  );
+
+  it.each(['localhost', '127.0.0.1', '[::1]', 'app.localhost'])(
+    'is answered for a loopback name: %s',
+    async (name) => {
+      const { port } = new URL(provider.issuer);
+      const answer = await get('/.well-known/openid-configuration', `${name}:${port}`);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toContain('token_endpoint');
+    },
+  );
 });
 
 describe('a wrong path', () => {

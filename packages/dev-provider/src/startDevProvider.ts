@@ -104,7 +104,13 @@ export async function startDevProvider(options: DevProviderOptions = {}): Promis
     ([{ createProviderHandler }, keys]) =>
       createProviderHandler(
         issuer,
-        { ...settings, keys, port, behindProxy: settings.issuer !== undefined },
+        {
+          ...settings,
+          keys,
+          port,
+          behindProxy: settings.issuer !== undefined,
+          loopbackOnly: settings.issuer === undefined && isLoopbackHost(settings.host),
+        },
         log,
       ),
   );
