@@ -14,6 +14,7 @@ describe('start and stop, counted', () => {
     const storage = newStorage();
     // The landed client is started once (by the harness).
     const { client } = await harness.signIn(harness.createClient(), { storage });
+    const before = client.getSnapshot().user;
     let changes = 0;
     client.subscribe(() => (changes += 1));
     client.stop();
@@ -24,7 +25,12 @@ describe('start and stop, counted', () => {
 
     await client.start();
     await expect.poll(() => harness.provider.count('refresh'), { timeout: 5000 }).toBe(1);
-    await expect.poll(() => client.getSnapshot().user?.expired, { timeout: 5000 }).toBe(false);
+    // The renewed tokens are in the state. (Not `expired === false`: a 1 s token issued late in a
+    // second, with expires_at in whole seconds, may read as expired a few ms after it lands.)
+    await expect
+      .poll(() => client.getSnapshot().user?.access_token, { timeout: 5000 })
+      .not.toBe(before?.access_token);
+    expect(client.getSnapshot().user?.expires_at).toBeGreaterThan(before?.expires_at ?? Infinity);
     expect(client.getSnapshot().status).toBe('authenticated');
   });
 

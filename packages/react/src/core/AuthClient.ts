@@ -183,7 +183,10 @@ export class AuthClient {
     return this.withCore((core) => core.renewal.renew());
   }
 
-  /** A valid access token, renewed first when it expires within 5 seconds; null when signed out. */
+  /**
+   * A valid access token, renewed first when it expires within 5 seconds; null when signed out.
+   * Asked while the client loads, it waits for the session the page restores.
+   */
   getAccessToken(): Promise<string | null> {
     return this.withCore((core) => core.renewal.getAccessToken());
   }
@@ -247,17 +250,17 @@ export class AuthClient {
   private withCore<T>(run: (core: SessionCore) => Promise<T>): Promise<T> {
     const core = this.loadedCore();
     if (core !== undefined) return run(core);
-    return loadEngine().then(() => {
-      // A start() whose load failed is still held: it runs now that the engine is here.
-      if (this.holds > 0) void this.activate();
-      return run(this.loadedCore() as SessionCore);
-    });
+    return loadEngine().then(() => run(this.loadedCore() as SessionCore));
   }
 
   private loadedCore(): SessionCore | undefined {
     const engine = loadedEngine();
     if (this.core === undefined && engine !== undefined) {
       this.core = new engine.SessionCore(this.config, this.environment, this.authState, this.users);
+      // A start() whose load failed is still held: it runs now that the engine is here, whoever
+      // loaded it. (Within that start itself, its run is the same: `SessionCore.activate` returns
+      // the activation under way.)
+      if (this.holds > 0) void this.activate();
     }
     return this.core;
   }

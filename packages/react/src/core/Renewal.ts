@@ -35,6 +35,9 @@ export class Renewal {
 
   /** A valid access token, renewed first when it expires within 5 seconds; null when signed out. */
   async getAccessToken(): Promise<string | null> {
+    // Asked while the page loads (a request on the first render): the session it is restoring, or
+    // the sign-in its callback completes, first.
+    if (this.core.snapshot.status === 'loading') await this.core.activation?.catch(() => {});
     const user = this.core.snapshot.user;
     if (user === null) return null;
     if (user.expires_in === undefined || user.expires_in > 5) return user.access_token;

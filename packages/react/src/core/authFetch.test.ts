@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { createHarness } from '../../test/support/harness';
+import { createHarness, newStorage } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
 
 let harness: Harness;
@@ -44,6 +44,21 @@ describe('authFetch', () => {
     const [call] = apiCalls();
     expect(call?.method).toBe('POST');
     expect(call?.body?.get('name')).toBe('widget');
+  });
+
+  test('a request made while the page restores the stored session (the first render) carries its token', async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    const { client: before } = await harness.signIn(harness.createClient(), { storage });
+    const token = before.getSnapshot().user?.access_token;
+    before.dispose();
+    const client = harness.createClient({ storage });
+    void client.start();
+    expect(client.getSnapshot().status).toBe('loading');
+    const response = await client.fetch(`${harness.provider.apiOrigin}/me`);
+    expect(response.status).toBe(200);
+    expect(apiCalls()[0]?.authorization).toBe(`Bearer ${token}`);
+    expect(await client.getAccessToken()).toBe(token);
   });
 
   test('sends no token when signed out', async () => {

@@ -43,7 +43,8 @@ export function lazyAuthFetch(
       authFetch ??= engine.makeAuthFetch(source, apiOrigins, baseFetch);
       return authFetch(input, init);
     }
-    // Not yet: the request is made now all the same (its URL, its headers), and waits.
+    // Not yet: the request is made now all the same (its URL, its headers), and waits. (`load`
+    // resolves once the engine is loaded: this comes back to the branch above.)
     const request = toRequest(input, init);
     await unlessAborted(request.signal, load());
     return send(request);

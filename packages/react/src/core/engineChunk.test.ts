@@ -81,6 +81,22 @@ describe("the engine's chunk", () => {
   test.each([
     ['getAccessToken()', (client: AuthClient) => client.getAccessToken()],
     ['fetch()', (client: AuthClient) => client.fetch('https://elsewhere.example.test/x')],
+    [
+      'createAuthFetch(client, …), which loads the chunk itself',
+      async (client: AuthClient) => {
+        const { createAuthFetch } = await import('./createAuthFetch');
+        const ok = async () => new Response('{}');
+        return createAuthFetch(client, [location.origin], ok)('/x');
+      },
+    ],
+    [
+      'getAccessToken() after another load of the chunk',
+      async (client: AuthClient) => {
+        const { loadEngine } = await import('./loadEngine');
+        await loadEngine();
+        return client.getAccessToken();
+      },
+    ],
   ])(
     'a start whose chunk failed to load runs once a later call (%s) loads it, with no second start',
     async (_, call) => {
