@@ -69,7 +69,7 @@ export function parseCliArgs(
   if (values.version) return { kind: 'version' };
 
   const options: DevProviderOptions = {};
-  // An empty variable (a blank line in an .env file) means unset, as for most tools.
+  // An empty variable (`OIDC_KIT_PROVIDER_PORT=` in an .env file) means unset, as for most tools.
   const port = values.port ?? (env.OIDC_KIT_PROVIDER_PORT?.trim() || undefined);
   if (port !== undefined) {
     options.port = integer(

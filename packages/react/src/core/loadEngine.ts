@@ -10,9 +10,10 @@ export function loadedEngine(): typeof EngineModule | undefined {
 }
 
 /**
- * Loads the engine (`SessionCore`, its parts and the authenticated fetch: one chunk an app's bundler splits off), once for
- * every client; a failed load is retried by the next call. Apps need not call it: a client loads
- * it when it starts or is first asked to act, so the first render does not wait for it.
+ * Loads the engine (`SessionCore`, its parts and the authenticated fetch: one chunk an app's
+ * bundler splits off), once for every client; a failed load is retried by the next call. Apps need
+ * not call it: a client loads it when it starts or is first asked to act, so the first render does
+ * not wait for it.
  */
 export function loadEngine(): Promise<unknown> {
   engineLoading ??= import('./engine').then(
