@@ -100,7 +100,6 @@ export function AuthProvider(props: AuthProviderProps): ReactNode {
   const [own] = useState(() => createClient(props));
   // A config is read once; a client you hold is followed when you pass another.
   const client = props.client ?? own.client;
-  const { configError } = own;
 
   useEffect(() => {
     // Counted (see `AuthContextValue.start`): StrictMode's unmount and remount leave it running; a
@@ -114,8 +113,8 @@ export function AuthProvider(props: AuthProviderProps): ReactNode {
   // eslint-disable-next-line react-hooks/rules-of-hooks
   if (process.env.NODE_ENV !== 'production') useConfigChangeWarning(props.config);
 
-  if (process.env.NODE_ENV !== 'production' && configError !== null) {
-    return <ConfigErrorPanel error={configError} />;
+  if (process.env.NODE_ENV !== 'production' && own.configError !== null) {
+    return <ConfigErrorPanel error={own.configError} />;
   }
   return <AuthContext.Provider value={client}>{props.children}</AuthContext.Provider>;
 }

@@ -562,6 +562,21 @@ describe('getAuthHeaders, for requests the authenticated fetch does not make', (
       htu: `${location.origin}/orders/items`,
     });
   });
+
+  test('a relative URL is proven against the document’s base URL (`<base href>`), where fetch sends it', async () => {
+    const { client } = await signedIn();
+    const base = document.createElement('base');
+    base.href = `${harness.provider.apiOrigin}/v1/`;
+    document.head.append(base);
+    try {
+      const headers = await client.getAuthHeaders('items');
+      expect(decodeJwt(headers?.DPoP as string)).toMatchObject({
+        htu: `${harness.provider.apiOrigin}/v1/items`,
+      });
+    } finally {
+      base.remove();
+    }
+  });
 });
 
 describe('fail closed: a bound token never goes without its proof', () => {

@@ -113,7 +113,8 @@ export class TokenPresenter {
     const token = await this.core.renewal.getAccessToken();
     if (token === null) return null;
     if (!this.bound) return { Authorization: `Bearer ${token}` };
-    const target = new URL(url, globalThis.location?.href).href;
+    // Where fetch sends it: relative to the document's base URL (`<base href>`).
+    const target = new URL(url, globalThis.document?.baseURI).href;
     const method = options.method ?? 'GET';
     return this.proofHeaders(await this.proofs(), target, method, token, options.nonce);
   }

@@ -34,6 +34,22 @@ describe('authFetch', () => {
     expect(sent.map((request) => request.authorization)).toEqual([null, null]);
   });
 
+  test('a relative URL resolves against the document’s base URL (`<base href>`), as fetch resolves it', async () => {
+    const client = await signedIn();
+    const base = document.createElement('base');
+    base.href = `${harness.provider.apiOrigin}/v1/`;
+    document.head.append(base);
+    try {
+      const response = await client.fetch('me');
+      expect(response.status).toBe(200);
+    } finally {
+      base.remove();
+    }
+    const [call] = apiCalls();
+    expect(call?.url).toBe(`${harness.provider.apiOrigin}/v1/me`);
+    expect(call?.authorization).toBe(`Bearer ${client.getSnapshot().user?.access_token}`);
+  });
+
   test('keeps the caller’s method, headers and body', async () => {
     const client = await signedIn();
     await client.fetch(`${harness.provider.apiOrigin}/items`, {

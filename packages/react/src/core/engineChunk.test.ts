@@ -180,6 +180,38 @@ describe("the engine's chunk", () => {
     expect(sent).toEqual([`${location.origin}/orders/api/items`]);
   });
 
+  test('createAuthFetch before the chunk is here: a relative URL resolves against `<base href>`', async () => {
+    let arrive = () => {};
+    const arrived = new Promise<void>((resolve) => (arrive = resolve));
+    vi.doMock('./engine', async (importOriginal) => {
+      await arrived;
+      return importOriginal();
+    });
+    await coldStart();
+    const { createAuthFetch } = await import('./createAuthFetch');
+    const sent: string[] = [];
+    const authFetch = createAuthFetch(
+      { getAccessToken: async () => 'token-1', renewAfterUnauthorized: async () => null },
+      ['https://api.example.test'],
+      async (request) => {
+        sent.push((request as Request).url);
+        return new Response('{}');
+      },
+    );
+    const base = document.createElement('base');
+    base.href = 'https://api.example.test/v1/';
+    document.head.append(base);
+    let pending: Promise<Response>;
+    try {
+      pending = authFetch('items');
+    } finally {
+      base.remove();
+    }
+    arrive();
+    expect((await pending).status).toBe(200);
+    expect(sent).toEqual(['https://api.example.test/v1/items']);
+  });
+
   test('a callback page whose chunk fails to load shows a network error, not a spinner', async () => {
     vi.doMock('./engine', () => {
       throw new TypeError('Failed to fetch dynamically imported module');

@@ -1,3 +1,5 @@
+import { browserStorage } from './browserStorage';
+
 /** A guard's automatic sign-in for one return path, remembered so it happens once. */
 export interface GuardAttempt {
   returnTo: string;
@@ -14,18 +16,10 @@ const memory = 10 * 60 * 1000;
 const fallbackKey = Symbol.for('@oidc-kit/react/guard-attempt');
 const page = globalThis as { [fallbackKey]?: GuardAttempt | null };
 
-function storage(): Storage | null {
-  try {
-    return globalThis.sessionStorage ?? null;
-  } catch {
-    return null;
-  }
-}
-
 /** The guard's last automatic sign-in for `returnTo`, if it is recent. */
 export function readGuardAttempt(returnTo: string): GuardAttempt | null {
   let attempt: GuardAttempt | null = page[fallbackKey] ?? null;
-  const store = storage();
+  const store = browserStorage('sessionStorage');
   if (store !== null) {
     try {
       attempt = JSON.parse(store.getItem(key) ?? 'null') as GuardAttempt | null;
@@ -42,7 +36,7 @@ export function readGuardAttempt(returnTo: string): GuardAttempt | null {
 export function writeGuardAttempt(next: Omit<GuardAttempt, 'at'> | null): void {
   const attempt = next === null ? null : { ...next, at: Date.now() };
   page[fallbackKey] = attempt;
-  const store = storage();
+  const store = browserStorage('sessionStorage');
   if (store === null) return;
   if (attempt === null) store.removeItem(key);
   else store.setItem(key, JSON.stringify(attempt));
