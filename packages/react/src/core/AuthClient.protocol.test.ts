@@ -107,6 +107,9 @@ describe('1. a refresh token is presented at most once, by any tab, ever', () =>
   test.each([
     ['server_error (the provider may have rotated first): spent', 500, 'server_error', 1],
     ['temporarily_unavailable (refused unused): still current, sent again', 503, undefined, 2],
+    ['invalid_client (refused before use): still current, sent again', 401, 'invalid_client', 2],
+    ['an error code of its own (it may have rotated first): spent', 500, 'unknown_error', 1],
+    ["a gateway's code in a 502 (it may have rotated first): spent", 502, 'bad_gateway', 1],
   ])('a refresh answered %s', async (_, refreshStatus, refreshError, presentations) => {
     vi.useFakeTimers({ toFake: ['Date'] });
     harness = createHarness({ refreshStatus, refreshError });

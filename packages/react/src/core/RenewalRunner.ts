@@ -2,7 +2,7 @@ import { User } from 'oidc-client-ts';
 import { authError } from './errors';
 import { maxRenewRetries } from './Renewal';
 import type { SessionRecord } from './sessionRecord';
-import { sessionOverErrors } from './sessionOverErrors';
+import { refusalsBeforeUse } from './refusalsBeforeUse';
 import { toAuthError } from './toAuthError';
 import { randomId } from './randomId';
 import type { SessionCore } from './SessionCore';
@@ -194,16 +194,16 @@ export class RenewalRunner {
       });
     } catch (error) {
       const answer = (error as { name?: unknown; error?: unknown; form?: unknown } | null) ?? {};
-      // The token endpoint answered and refused for a passing reason: it did not use the token
+      // The token endpoint answered with a refusal that comes before the token is used
       // (oidc-client-ts gives its refusals the request's `form`; a userinfo error after a
       // rotation has none). Any other failure (no answer, a timeout, an unusable answer, a
-      // `server_error`, which may come after the rotation) may follow a rotation: the token
-      // stays spent, and a later attempt authorizes silently (rule 1), at the pace of rule 5.
+      // `server_error` or a code of the provider's own, which may come after the rotation) may
+      // follow a rotation: the token stays spent, and a later attempt authorizes silently
+      // (rule 1), at the pace of rule 5.
       if (
         answer.name === 'ErrorResponse' &&
         answer.form !== undefined &&
-        answer.error !== 'server_error' &&
-        !sessionOverErrors.has(answer.error as string)
+        refusalsBeforeUse.has(answer.error as string)
       ) {
         await this.core.parts.guard.settle(session, this.core.refreshTokenOf(current));
       }
