@@ -126,6 +126,32 @@ describe('1. a refresh token is presented at most once, by any tab, ever', () =>
     expect(client.getSnapshot().status).toBe('authenticated');
   });
 
+  test("a renewal sends the refresh token it claimed, though another tab's sign-in stores its user (storage: 'local') in between", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness();
+    const config = { storage: 'local' as const };
+    const { client, storage } = await signedInTab({ config });
+    const claimed = client.getSnapshot().user?.refresh_token as string;
+    const [userKey] = storedUsers(storage);
+    // Another tab's sign-in callback stores its user in the shared storage (before booking its
+    // session, under the lock) just after this tab claimed its token.
+    const write = harness.shared.setItem.bind(harness.shared);
+    harness.shared.setItem = (key: string, value: string) => {
+      write(key, value);
+      if (key.startsWith('oidc-kit:session:') && value.includes('"refresh":null')) {
+        const stored = JSON.parse(storage.getItem(userKey as string) as string);
+        storage.setItem(
+          userKey as string,
+          JSON.stringify({ ...stored, refresh_token: 'rt-other-tab' }),
+        );
+      }
+    };
+    later();
+    await client.renew();
+    expect(harness.provider.presentations('rt-other-tab')).toBe(0);
+    expect(harness.provider.presentations(claimed)).toBe(1);
+  });
+
   test('a userinfo error after a rotation does not bring the spent refresh token back', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     harness = createHarness();

@@ -1,4 +1,5 @@
 import { User } from 'oidc-client-ts';
+import type { RefreshState } from 'oidc-client-ts';
 import { authError } from './errors';
 import { maxRenewRetries } from './Renewal';
 import type { SessionRecord } from './sessionRecord';
@@ -6,6 +7,11 @@ import { refusalsBeforeUse } from './refusalsBeforeUse';
 import { toAuthError } from './toAuthError';
 import { randomId } from './randomId';
 import type { SessionCore } from './SessionCore';
+
+/** oidc-client-ts's refresh of a given user, which `signinSilent` runs for the stored one. */
+interface RefreshingManager {
+  _useRefreshToken(args: { state: RefreshState; timeoutInSeconds: number }): Promise<User>;
+}
 
 /**
  * How a renewal runs (rules 1 and 4 of the session protocol): the refresh token under the guard,
@@ -186,11 +192,20 @@ export class RenewalRunner {
   async refresh(current: User, session: string, epoch: number): Promise<User | null> {
     let user: User | null;
     try {
-      // Passed explicitly: oidc-client-ts drops its configured timeout for refresh requests
-      // when this argument is absent.
-      user = await this.core.userManager.signinSilent({
-        nonce: randomId(),
-        silentRequestTimeoutInSeconds: this.core.config.timeout / 1000,
+      // The user claimed, not the stored one: `signinSilent` reads the store again, where another
+      // tab's sign-in may have put its own user (and refresh token) since the claim (rule 1).
+      const manager = this.core.userManager as unknown as RefreshingManager;
+      user = await manager._useRefreshToken({
+        // What oidc-client-ts's `RefreshState` (not exported) takes from the user.
+        state: {
+          refresh_token: this.core.refreshTokenOf(current) as string,
+          id_token: current.id_token,
+          session_state: current.session_state,
+          scope: current.scope,
+          profile: current.profile,
+          data: current.state,
+        },
+        timeoutInSeconds: this.core.config.timeout / 1000,
       });
     } catch (error) {
       const answer = (error as { name?: unknown; error?: unknown; form?: unknown } | null) ?? {};
