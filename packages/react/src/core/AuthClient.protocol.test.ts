@@ -437,6 +437,28 @@ describe('5. bounded renewal', () => {
     expect(client.getSnapshot().status).toBe('authenticated');
   });
 
+  test('an expires_in past a number’s range (1e400) is an unknown expiry: no renewal on each load', async () => {
+    harness = createHarness();
+    const answer = harness.provider.fetch;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      const response = await answer(input, init);
+      if (!String(init?.body ?? '').includes('grant_type=')) return response;
+      const text = (await response.text()).replace(/"expires_in":\d+/, '"expires_in":1e400');
+      return new Response(text, { status: response.status, headers: response.headers });
+    });
+    const { client, storage } = await signedInTab();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(client.getSnapshot().user?.expired).not.toBe(true);
+    expect(harness.provider.count('refresh')).toBe(0);
+    client.dispose();
+    // The page again (a reload, or another tab taking the session): the stored tokens as they are.
+    const reloaded = await openTab(storage);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(reloaded.getSnapshot().status).toBe('authenticated');
+    expect(reloaded.getSnapshot().user?.expired).not.toBe(true);
+    expect(harness.provider.count('refresh')).toBe(0);
+  });
+
   test('an API that answers 401 to every token gets its 401 back, not a renewal per call', async () => {
     harness = createHarness({ apiAlwaysUnauthorized: true });
     const { client } = await signedInTab();

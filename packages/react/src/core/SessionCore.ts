@@ -20,6 +20,7 @@ import { TabSession } from './TabSession';
 import { TokenPresenter } from './TokenPresenter';
 import { withoutRefreshToken } from './sharedSession';
 import { withLock } from './tabSync';
+import { knownExpiry } from './knownExpiry';
 import type { TabSync } from './tabSync';
 import { WallClockTimer } from './wallClockTimer';
 
@@ -153,6 +154,7 @@ export class SessionCore {
   }
 
   signedIn(user: User): void {
+    knownExpiry(user);
     this.set('authenticated', user, null);
     // Fresh tokens (renewed here or elsewhere, a new session): the bounded retries start over.
     this.renewal.renewRetries = 0;
@@ -201,7 +203,7 @@ export class SessionCore {
     if (!stored) return null;
     const session = (JSON.parse(stored) as Record<string, unknown>)[sessionField];
     return {
-      user: User.fromStorageString(stored),
+      user: knownExpiry(User.fromStorageString(stored)),
       session: typeof session === 'string' ? session : null,
     };
   }

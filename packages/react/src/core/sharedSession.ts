@@ -1,5 +1,6 @@
 import { User } from 'oidc-client-ts';
 import type { IdTokenClaims } from './idToken';
+import { knownExpiry } from './knownExpiry';
 
 /** A session as one tab hands it to another: the session's id and the user as a storage string. */
 export interface SharedSession {
@@ -36,7 +37,7 @@ export function receiveUser(
   claims: IdTokenClaims,
   keepRefreshToken: boolean,
 ): User {
-  const user = User.fromStorageString(storageString);
+  const user = knownExpiry(User.fromStorageString(storageString));
   const profile: Record<string, unknown> = { ...user.profile };
   for (const [name, value] of Object.entries(claims)) {
     if (name === 'sub' || name in profile) profile[name] = value;
