@@ -219,6 +219,50 @@ describe('every ID-token check fails on its own, and nothing is stored', () => {
 });
 
 describe('every other error code the engine raises', () => {
+  test("a provider's error that looks like a sign-in window's hand-over is the provider's own", async () => {
+    const { client, storage } = await landOnCallback({}, (url) => {
+      url.searchParams.delete('code');
+      url.searchParams.set('error', 'oidc-kit:config_invalid/authority');
+      url.searchParams.set('error_description', 'Your account is locked.');
+    });
+    const { status, error } = client.getSnapshot();
+    expect(status).toBe('error');
+    expect(error?.code).toBe('provider_error');
+    expect(error?.providerError).toBe('oidc-kit:config_invalid/authority');
+    expect(error?.providerErrorDescription).toBe('Your account is locked.');
+    expectNothingLeft(storage);
+  });
+
+  test("a provider's error that looks like a hand-over reaches a popup's opener as the provider's", async () => {
+    harness = createHarness();
+    const starter = harness.createClient();
+    await starter.start();
+    const { popup, authorizeUrl } = stubPopup();
+    const signingIn = starter.signIn({ popup: true });
+    const callback = new URL(harness.provider.authorize(await authorizeUrl()));
+    callback.searchParams.delete('code');
+    callback.searchParams.set('error', 'oidc-kit:id_token_invalid/nonce');
+    const { deliver } = landInPopup(callback.toString());
+    const inPopup = harness.createClient({ storage: newStorage() });
+    await inPopup.start();
+    deliver();
+    await signingIn;
+    expect(popup.close).toHaveBeenCalled();
+    const { error } = starter.getSnapshot();
+    expect(error?.code).toBe('provider_error');
+    expect(error?.providerError).toBe('oidc-kit:id_token_invalid/nonce');
+    expect(error?.check).toBeUndefined();
+  });
+
+  test('an authorization response with an empty `error` and no code is no network failure', async () => {
+    const { client, storage } = await landOnCallback({}, (url) => {
+      url.searchParams.delete('code');
+      url.searchParams.set('error', '');
+    });
+    expect(client.getSnapshot().error?.code).toBe('token_exchange_failed');
+    expectNothingLeft(storage);
+  });
+
   test('provider_error: the user cancelled at the provider', async () => {
     harness = createHarness();
     const storage = newStorage();

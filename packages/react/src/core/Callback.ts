@@ -1,5 +1,5 @@
 import { assertIssuer } from './assertIssuer';
-import { refusalUrl } from './refusalToOpener';
+import { providerErrorKept, refusalUrl } from './refusalToOpener';
 import { removeFromAddress } from './removeFromAddress';
 import { safeReturnTo } from './returnTo';
 import { toAuthError } from './toAuthError';
@@ -44,11 +44,13 @@ export class Callback {
       : inFlight.run.then(() => this.core.tabSession.restore());
   }
 
-  async processCallback(url: string): Promise<void> {
-    const params = new URL(url).searchParams;
-    const operation: AuthOperation = params.has('error') ? 'sign-in' : 'callback';
+  async processCallback(address: string): Promise<void> {
     // The address bar is clean before the code is exchanged (session protocol, rule 7).
-    this.cleanAddress(url);
+    this.cleanAddress(address);
+    const url = providerErrorKept(address);
+    const params = new URL(url).searchParams;
+    // An empty `error` is none (RFC 6749 4.1.2.1 gives it a code): the response lacks its code.
+    const operation: AuthOperation = params.get('error') ? 'sign-in' : 'callback';
     this.core.set('signing-in', null, null);
     let returnTo = '/';
     let requestType: string | undefined;

@@ -33,6 +33,21 @@ export function refusalUrl(url: string, error: AuthError): string {
   return failed.href;
 }
 
+/**
+ * The callback `url` with a provider's own `error` that starts with the hand-over prefix handed
+ * on as the provider's: no window takes a provider's word for one of oidc-kit's own checks.
+ */
+export function providerErrorKept(url: string): string {
+  const parsed = new URL(url);
+  const error = parsed.searchParams.get('error');
+  if (error === null || !error.startsWith(prefix)) return url;
+  parsed.searchParams.set('error', `${prefix}${providerHandOver}/${error}`);
+  return parsed.href;
+}
+
+/** The code under which `providerErrorKept` hands a provider's error on. */
+const providerHandOver = 'provider_error';
+
 /** The `AuthError` a popup or iframe handed over, or null when `providerError` is not one. */
 export function refusalFromWindow(
   providerError: string,
@@ -40,8 +55,21 @@ export function refusalFromWindow(
   cause: unknown,
 ): AuthError | null {
   if (!providerError.startsWith(prefix)) return null;
-  const [code = '', check = ''] = providerError.slice(prefix.length).split('/');
-  const known = handedCodes.find((handed) => handed === code);
+  const handed = providerError.slice(prefix.length);
+  const slash = handed.indexOf('/');
+  const code = slash === -1 ? handed : handed.slice(0, slash);
+  const check = slash === -1 ? '' : handed.slice(slash + 1);
+  if (code === providerHandOver) {
+    return authError(
+      'provider_error',
+      process.env.NODE_ENV !== 'production' && [
+        `The identity provider answered ${check}.`,
+        'Nothing was stored; the user is still signed out.',
+      ],
+      { cause, providerError: check, providerErrorDescription: description },
+    );
+  }
+  const known = handedCodes.find((item) => item === code);
   if (known === undefined) return null;
   // Production builds give the short message again rather than trust the text from the URL.
   return authError(

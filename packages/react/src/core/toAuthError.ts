@@ -96,6 +96,8 @@ export function toAuthError(cause: unknown, operation: AuthOperation): AuthError
     );
   }
   if (name === 'ErrorResponse') {
+    // A refusal with the request's form is the token endpoint's: never a window's hand-over.
+    const fromEndpoint = (cause as { form?: unknown }).form !== undefined;
     // oidc-client-ts keeps the request's form on its refusals: the refresh token, or the code
     // and its verifier, stay out of an error that apps show and log.
     delete (cause as { form?: unknown }).form;
@@ -105,7 +107,9 @@ export function toAuthError(cause: unknown, operation: AuthOperation): AuthError
       providerError,
       providerErrorDescription: field(cause, 'error_description'),
     };
-    const fromWindow = refusalFromWindow(providerError, details.providerErrorDescription, cause);
+    const fromWindow = fromEndpoint
+      ? null
+      : refusalFromWindow(providerError, details.providerErrorDescription, cause);
     if (fromWindow !== null) return fromWindow;
     if (operation === 'renew' && sessionOverErrors.has(providerError)) {
       return authError(
