@@ -28,7 +28,9 @@ export class RefreshGuard {
   /** Decides whether `refreshToken` of `session` may be sent now; on 'send' marks it spent. */
   async claim(session: string, refreshToken: string | undefined): Promise<RefreshDecision> {
     const id = refreshToken === undefined ? null : await tokenId(refreshToken);
-    // Read, compare and write in one task: even without Web Locks, two tabs cannot interleave here.
+    // Read, compare and write in one task: no other task of this page interleaves. Tabs take turns
+    // under Web Locks; without them (Safari < 15.4, Firefox < 96) tabs in other processes see this
+    // write late, and two that claim within that lag may both send the token (README, rule 1).
     const record = this.records.read();
     if (record?.session !== session) return 'ended';
     if (id === null || id !== record.refresh) return 'not-current';
