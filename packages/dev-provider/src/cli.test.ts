@@ -153,7 +153,7 @@ describe('oidc-kit-dev-provider', () => {
   it('exits 1 for an unknown flag, pointing at --help', async () => {
     const result = await run(['--prot', '4000']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^oidc-kit-dev-provider: Unknown option '--prot'.*--help/);
+    expect(result.stderr).toMatch(/^oidc-kit-dev-provider: Unknown option '--prot'\. .*--help/);
   });
 
   it('prints usage for --help and the version for --version', async () => {

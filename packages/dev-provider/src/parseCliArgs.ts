@@ -62,7 +62,7 @@ export function parseCliArgs(
     }));
   } catch (error) {
     throw new CliUsageError(
-      `oidc-kit-dev-provider: ${(error as Error).message} Run oidc-kit-dev-provider --help for the options.`,
+      `oidc-kit-dev-provider: ${(error as Error).message.replace(/[^.]$/, '$&.')} Run oidc-kit-dev-provider --help for the options.`,
     );
   }
   if (values.help) return { kind: 'help' };

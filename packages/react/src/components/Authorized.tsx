@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { AccessRequirements } from '../core/checkAccess';
-import { useAccess } from '../hooks/useAccess';
+import { useAccessFor } from '../hooks/useAccess';
 
 /** Props of {@link Authorized}. */
 export interface AuthorizedProps extends AccessRequirements {
@@ -23,7 +23,7 @@ export function Authorized({
   scopes,
   when,
 }: AuthorizedProps): ReactNode {
-  const access = useAccess({ roles, scopes, when });
+  const access = useAccessFor('Authorized', { roles, scopes, when });
   if (access === 'pending') return null;
   return access === 'allowed' ? children : fallback;
 }

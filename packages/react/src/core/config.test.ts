@@ -150,6 +150,12 @@ describe('validateConfig refuses with config_invalid naming the field', () => {
       /must use https:/,
     ],
     [
+      'an authority without its scheme (host:port reads as a scheme)',
+      { ...valid, authority: 'localhost:4000' },
+      'authority',
+      /has no http:\/\/ or https:\/\/ \(got "localhost:4000"\).*https:\/\//,
+    ],
+    [
       'an authority with a query',
       { ...valid, authority: 'https://login.example.com/?tenant=a' },
       'authority',

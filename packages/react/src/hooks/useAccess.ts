@@ -13,8 +13,13 @@ export type { Access } from '../core/checkAccess';
  * const access = useAccess({ roles: ['admin'] }); // 'allowed' | 'denied' | 'signed-out' | 'pending'
  */
 export function useAccess(requirements: AccessRequirements = {}): Access {
-  const client = useAuthClient('useAccess');
-  return useSelectedAuthState('useAccess', (state) =>
+  return useAccessFor('useAccess', requirements);
+}
+
+/** `useAccess` for a component, which an error outside `<AuthProvider>` names (`caller`). */
+export function useAccessFor(caller: string, requirements: AccessRequirements): Access {
+  const client = useAuthClient(caller);
+  return useSelectedAuthState(caller, (state) =>
     accessOf(state, requirements, (user) => client.readRoles(user)),
   );
 }
