@@ -1,6 +1,5 @@
 import { isRouteErrorResponse, useRevalidator, useRouteError } from 'react-router';
 import { SignInButton, describeSignInError, isAuthError, useAuthState } from '@oidc-kit/react';
-import type { AuthGuardFailure } from '@oidc-kit/react/react-router';
 import { isApiFailure } from '../api/api';
 import { ForbiddenPage } from './ForbiddenPage';
 import { NotFoundPage } from './NotFoundPage';
@@ -32,15 +31,12 @@ export function RouteErrorPage() {
     if (error.status === 403) return <ForbiddenPage />;
     if (error.status === 404) return <NotFoundPage />;
     if (error.status === 401) {
-      // The page offers sign-in itself only when the banner does not.
-      const failure = error.data as Partial<AuthGuardFailure> | undefined;
+      // The page offers sign-in itself only when the banner does not (none, or dismissed).
       return (
         <section className={`${ui.card} ${ui.narrow}`} aria-labelledby="sign-in-needed">
           <h1 id="sign-in-needed">Sign in to continue</h1>
           <p>This page is for signed-in users.</p>
-          {failure?.code === 'sign_in_needed' && !explained && (
-            <SignInButton className={ui.button} />
-          )}
+          {!explained && <SignInButton className={ui.button} />}
         </section>
       );
     }

@@ -177,6 +177,17 @@ describe('pages', () => {
     expect(fetch).not.toHaveBeenCalled();
   });
 
+  test('once the failed sign-in is dismissed, the guarded page offers sign-in itself', async () => {
+    const { auth } = withApi({ state: 'error' }, async () => Response.json(me));
+    renderAt('/dashboard', auth);
+    expect(await screen.findByRole('heading', { name: 'Sign in to continue' })).toBeDefined();
+    await userEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    await userEvent.click(
+      await within(screen.getByRole('main')).findByRole('button', { name: 'Sign in' }),
+    );
+    expect(auth.signIn.calls).toHaveLength(1);
+  });
+
   test('a signed-in user without the role sees Forbidden, and the API is not called', async () => {
     const { auth, fetch } = withApi({ user: alice() }, async () => Response.json({}));
     renderAt('/admin', auth);
