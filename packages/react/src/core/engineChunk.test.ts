@@ -148,7 +148,8 @@ describe("the engine's chunk", () => {
     ]);
   });
 
-  test('createAuthFetch before the chunk is here: the request is made at the call, as fetch makes it, and an abort wins at once', async () => {
+  /** `createAuthFetch` on a cold page whose engine chunk arrives when `arrive()` is called. */
+  async function fetchBeforeTheChunk(origin: string) {
     let arrive = () => {};
     const arrived = new Promise<void>((resolve) => (arrive = resolve));
     vi.doMock('./engine', async (importOriginal) => {
@@ -160,12 +161,17 @@ describe("the engine's chunk", () => {
     const sent: string[] = [];
     const authFetch = createAuthFetch(
       { getAccessToken: async () => 'token-1', renewAfterUnauthorized: async () => null },
-      [location.origin],
+      [origin],
       async (request) => {
         sent.push((request as Request).url);
         return new Response('{}');
       },
     );
+    return { authFetch, sent, arrive };
+  }
+
+  test('createAuthFetch before the chunk is here: the request is made at the call, as fetch makes it, and an abort wins at once', async () => {
+    const { authFetch, sent, arrive } = await fetchBeforeTheChunk(location.origin);
     history.replaceState(null, '', '/orders/');
     const relative = authFetch('api/items');
     history.replaceState(null, '', '/settings/profile/');
@@ -181,23 +187,7 @@ describe("the engine's chunk", () => {
   });
 
   test('createAuthFetch before the chunk is here: a relative URL resolves against `<base href>`', async () => {
-    let arrive = () => {};
-    const arrived = new Promise<void>((resolve) => (arrive = resolve));
-    vi.doMock('./engine', async (importOriginal) => {
-      await arrived;
-      return importOriginal();
-    });
-    await coldStart();
-    const { createAuthFetch } = await import('./createAuthFetch');
-    const sent: string[] = [];
-    const authFetch = createAuthFetch(
-      { getAccessToken: async () => 'token-1', renewAfterUnauthorized: async () => null },
-      ['https://api.example.test'],
-      async (request) => {
-        sent.push((request as Request).url);
-        return new Response('{}');
-      },
-    );
+    const { authFetch, sent, arrive } = await fetchBeforeTheChunk('https://api.example.test');
     const base = document.createElement('base');
     base.href = 'https://api.example.test/v1/';
     document.head.append(base);
