@@ -254,6 +254,24 @@ describe('every other error code the engine raises', () => {
     expect(error?.check).toBeUndefined();
   });
 
+  test('a popup’s authorization response with an empty `error` and no code is no network failure', async () => {
+    harness = createHarness();
+    const starter = harness.createClient();
+    await starter.start();
+    const { popup, authorizeUrl } = stubPopup();
+    const signingIn = starter.signIn({ popup: true });
+    const callback = new URL(harness.provider.authorize(await authorizeUrl()));
+    callback.searchParams.delete('code');
+    callback.searchParams.set('error', '');
+    const { deliver } = landInPopup(callback.toString());
+    const inPopup = harness.createClient({ storage: newStorage() });
+    await inPopup.start();
+    deliver();
+    await signingIn;
+    expect(popup.close).toHaveBeenCalled();
+    expect(starter.getSnapshot().error?.code).toBe('token_exchange_failed');
+  });
+
   test('an authorization response with an empty `error` and no code is no network failure', async () => {
     const { client, storage } = await landOnCallback({}, (url) => {
       url.searchParams.delete('code');

@@ -52,4 +52,23 @@ describe('handing a refused response over to the opener', () => {
     );
     expect(forged.code).toBe('provider_error');
   });
+
+  test('an endpoint’s refusal or a sign-out return is never taken for a hand-over', () => {
+    const body = JSON.stringify({ error: 'oidc-kit:id_token_invalid/nonce' });
+    const nonceAnswer = Object.assign(new Error(body), { name: 'ErrorDPoPNonce', nonce: 'n' });
+    expect(toAuthError(nonceAnswer, 'renew').code).toBe('renew_failed');
+    const tokenAnswer = {
+      name: 'ErrorResponse',
+      error: 'oidc-kit:network/',
+      form: {},
+      message: 'x',
+    };
+    expect(toAuthError(tokenAnswer, 'renew').code).toBe('renew_failed');
+    const signOutReturn = {
+      name: 'ErrorResponse',
+      error: 'oidc-kit:config_invalid/x',
+      message: 'x',
+    };
+    expect(toAuthError(signOutReturn, 'sign-out').code).toBe('provider_error');
+  });
 });

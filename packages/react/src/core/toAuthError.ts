@@ -69,7 +69,8 @@ export function toAuthError(cause: unknown, operation: AuthOperation): AuthError
     // body as the message: an invalid_grant among them still ends the session.
     const answer = parseObject(message);
     if (typeof answer?.error === 'string' && answer.error !== 'use_dpop_nonce') {
-      return toAuthError({ ...answer, name: 'ErrorResponse', cause }, operation);
+      // `form: null`: an endpoint's answer, never a window's hand-over (see below).
+      return toAuthError({ ...answer, name: 'ErrorResponse', cause, form: null }, operation);
     }
   }
 
@@ -96,8 +97,11 @@ export function toAuthError(cause: unknown, operation: AuthOperation): AuthError
     );
   }
   if (name === 'ErrorResponse') {
-    // A refusal with the request's form is the token endpoint's: never a window's hand-over.
-    const fromEndpoint = (cause as { form?: unknown }).form !== undefined;
+    // Hand-overs reach a sign-in or a renewal (its silent frame) only, as an authorization
+    // response: a refusal with the request's form is the token endpoint's.
+    const handedOver =
+      (cause as { form?: unknown }).form === undefined &&
+      (operation === 'sign-in' || operation === 'renew');
     // oidc-client-ts keeps the request's form on its refusals: the refresh token, or the code
     // and its verifier, stay out of an error that apps show and log.
     delete (cause as { form?: unknown }).form;
@@ -107,9 +111,9 @@ export function toAuthError(cause: unknown, operation: AuthOperation): AuthError
       providerError,
       providerErrorDescription: field(cause, 'error_description'),
     };
-    const fromWindow = fromEndpoint
-      ? null
-      : refusalFromWindow(providerError, details.providerErrorDescription, cause);
+    const fromWindow = handedOver
+      ? refusalFromWindow(providerError, details.providerErrorDescription, cause)
+      : null;
     if (fromWindow !== null) return fromWindow;
     if (operation === 'renew' && sessionOverErrors.has(providerError)) {
       return authError(
@@ -148,6 +152,17 @@ export function toAuthError(cause: unknown, operation: AuthOperation): AuthError
         'Nothing was stored; the user is still signed out.',
       ],
       details,
+    );
+  }
+  if (/Expected code in response/.test(message)) {
+    // An authorization response with neither a code nor an error (an empty `error=`).
+    return authError(
+      'token_exchange_failed',
+      process.env.NODE_ENV !== 'production' && [
+        'The sign-in response has neither a code nor an error.',
+        'Nothing was stored; the user is still signed out.',
+      ],
+      { cause },
     );
   }
   if (/nonce in id_token does not match/.test(message)) {
