@@ -152,6 +152,26 @@ describe('1. a refresh token is presented at most once, by any tab, ever', () =>
     expect(harness.provider.presentations(claimed)).toBe(1);
   });
 
+  test('an oidc-client-ts without the refresh oidc-kit calls: a config error, and the token is not spent', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness();
+    const { client } = await signedInTab();
+    const token = client.getSnapshot().user?.refresh_token as string;
+    const manager = client.userManager as unknown as { _useRefreshToken?: unknown };
+    manager._useRefreshToken = undefined;
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    later();
+    await expect(client.renew()).rejects.toMatchObject({ code: 'config_invalid' });
+    expect(logged).toHaveBeenCalled();
+    expect(harness.provider.presentations(token)).toBe(0);
+    // Back with a version that has it: the same token is still the one to send.
+    delete manager._useRefreshToken;
+    later();
+    await client.renew();
+    expect(harness.provider.presentations(token)).toBe(1);
+    expect(harness.silentAuthorizations).toHaveLength(0);
+  });
+
   test('a userinfo error after a rotation does not bring the spent refresh token back', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     harness = createHarness();

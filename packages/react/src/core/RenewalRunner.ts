@@ -130,6 +130,17 @@ export class RenewalRunner {
         ],
       );
     }
+    const manager = this.core.userManager as unknown as Partial<RefreshingManager>;
+    if (typeof manager._useRefreshToken !== 'function') {
+      // Checked before the claim: a refresh that cannot run must not spend the token.
+      throw authError(
+        'config_invalid',
+        process.env.NODE_ENV !== 'production' && [
+          'This version of oidc-client-ts has no `UserManager._useRefreshToken`, which oidc-kit renews with; use oidc-client-ts 3.5.',
+          'Nothing was sent; the session is kept while its tokens are valid.',
+        ],
+      );
+    }
     const guard = this.core.parts.guard;
     const decision = await guard.claim(session, this.core.refreshTokenOf(current));
     if (this.core.epoch !== epoch) return null;
@@ -196,7 +207,7 @@ export class RenewalRunner {
       // tab's sign-in may have put its own user (and refresh token) since the claim (rule 1).
       const manager = this.core.userManager as unknown as RefreshingManager;
       user = await manager._useRefreshToken({
-        // What oidc-client-ts's `RefreshState` (not exported) takes from the user.
+        // What oidc-client-ts's `RefreshState` takes from the user (the class is not exported).
         state: {
           refresh_token: this.core.refreshTokenOf(current) as string,
           id_token: current.id_token,
