@@ -279,6 +279,32 @@ describe('DPoP (RFC 9449) with a provider that advertises it', () => {
     expect(nonces).toEqual([undefined, 'n1', 'n1+']);
   });
 
+  test('a refresh refused with use_dpop_nonce twice (the nonce changed again) leaves the token current', async () => {
+    const { client } = await signedIn({ dpop: true, dpopNonce: true });
+    const refreshToken = client.getSnapshot().user?.refresh_token as string;
+    const answer = harness.provider.fetch;
+    let rotating = true;
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      // A provider whose nonce changes between the two attempts: both are refused before use.
+      if (rotating && String(init?.body ?? '').includes('grant_type=refresh_token')) {
+        harness.provider.dpopNonces.token = `tn-${Math.random()}`;
+      }
+      return answer(input, init);
+    });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      await expect(client.renew()).rejects.toMatchObject({ code: 'renew_failed' });
+      rotating = false;
+      vi.setSystemTime(Date.now() + 11_000);
+      const renewed = await client.renew();
+      expect(renewed?.refresh_token).not.toBe(refreshToken);
+      expect(harness.silentAuthorizations).toHaveLength(0);
+      expect(harness.provider.reusedRefreshTokens).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   test("the provider's token-endpoint nonce is used for later token requests: the refresh token is presented once", async () => {
     const { client } = await signedIn({ dpop: true, dpopNonce: true });
     expect(client.getSnapshot().user?.token_type).toBe('DPoP');

@@ -13,6 +13,20 @@ interface RefreshingManager {
   _useRefreshToken(args: { state: RefreshState; timeoutInSeconds: number }): Promise<User>;
 }
 
+/** The error code of a token-endpoint refusal, or undefined when `error` is not one. */
+function tokenEndpointRefusal(error: unknown): string | undefined {
+  const answer = (error as { name?: unknown; error?: unknown; form?: unknown } | null) ?? {};
+  if (answer.name === 'ErrorResponse' && answer.form !== undefined) return answer.error as string;
+  if (answer.name !== 'ErrorDPoPNonce') return undefined;
+  try {
+    // Its message is the answer's JSON body, as oidc-client-ts read it.
+    const body = JSON.parse((error as Error).message) as { error?: unknown } | null;
+    return typeof body?.error === 'string' ? body.error : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * How a renewal runs (rules 1 and 4 of the session protocol): the refresh token under the guard,
  * else another tab's tokens, else a silent authorize; a failure ends the session or is retried.
@@ -219,18 +233,14 @@ export class RenewalRunner {
         timeoutInSeconds: this.core.config.timeout / 1000,
       });
     } catch (error) {
-      const answer = (error as { name?: unknown; error?: unknown; form?: unknown } | null) ?? {};
       // The token endpoint answered with a refusal that comes before the token is used
-      // (oidc-client-ts gives its refusals the request's `form`; a userinfo error after a
-      // rotation has none). Any other failure (no answer, a timeout, an unusable answer, a
-      // `server_error` or a code of the provider's own, which may come after the rotation) may
-      // follow a rotation: the token stays spent, and a later attempt authorizes silently
-      // (rule 1), at the pace of rule 5.
-      if (
-        answer.name === 'ErrorResponse' &&
-        answer.form !== undefined &&
-        refusalsBeforeUse.has(answer.error as string)
-      ) {
+      // (oidc-client-ts gives its refusals the request's `form`, or raises an answer with a
+      // `DPoP-Nonce` as ErrorDPoPNonce; a userinfo error after a rotation has neither). Any other
+      // failure (no answer, a timeout, an unusable answer, a `server_error` or a code of the
+      // provider's own, which may come after the rotation) may follow a rotation: the token
+      // stays spent, and a later attempt authorizes silently (rule 1), at the pace of rule 5.
+      const refused = tokenEndpointRefusal(error);
+      if (refused !== undefined && refusalsBeforeUse.has(refused)) {
         await this.core.parts.guard.settle(session, this.core.refreshTokenOf(current));
       }
       throw error;
