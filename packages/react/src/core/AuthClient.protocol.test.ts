@@ -126,31 +126,48 @@ describe('1. a refresh token is presented at most once, by any tab, ever', () =>
     expect(client.getSnapshot().status).toBe('authenticated');
   });
 
-  test("a renewal sends the refresh token it claimed, though another tab's sign-in stores its user (storage: 'local') in between", async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    harness = createHarness();
-    const config = { storage: 'local' as const };
-    const { client, storage } = await signedInTab({ config });
-    const claimed = client.getSnapshot().user?.refresh_token as string;
-    const [userKey] = storedUsers(storage);
-    // Another tab's sign-in callback stores its user in the shared storage (before booking its
-    // session, under the lock) just after this tab claimed its token.
-    const write = harness.shared.setItem.bind(harness.shared);
-    harness.shared.setItem = (key: string, value: string) => {
-      write(key, value);
-      if (key.startsWith('oidc-kit:session:') && value.includes('"refresh":null')) {
-        const stored = JSON.parse(storage.getItem(userKey as string) as string);
-        storage.setItem(
-          userKey as string,
-          JSON.stringify({ ...stored, refresh_token: 'rt-other-tab' }),
-        );
-      }
-    };
-    later();
-    await client.renew();
-    expect(harness.provider.presentations('rt-other-tab')).toBe(0);
-    expect(harness.provider.presentations(claimed)).toBe(1);
-  });
+  test.each([
+    ['the same user', false],
+    ['another user (a second account)', true],
+  ])(
+    "a renewal sends the refresh token it claimed, though another tab's sign-in stores its user (%s, storage: 'local') in between",
+    async (_, otherAccount) => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      harness = createHarness();
+      const config = { storage: 'local' as const };
+      // The other tab's user: a genuine sign-in of its own (kept out of this session's record).
+      const isolated = { createChannel: () => null, sharedStorage: newStorage() };
+      const elsewhere = newStorage();
+      const { client: other } = await harness.signIn(
+        harness.createClient({ environment: isolated }),
+        { user: otherAccount ? bob : alice, storage: elsewhere, environment: isolated },
+      );
+      other.dispose();
+      const { client, storage } = await signedInTab({ config });
+      const claimed = client.getSnapshot().user?.refresh_token as string;
+      const [userKey] = storedUsers(storage);
+      const othersUser = JSON.parse(elsewhere.getItem(userKey as string) as string);
+      // Another tab's sign-in callback stores its user in the shared storage (before booking its
+      // session, under the lock) just after this tab claimed its token.
+      const write = harness.shared.setItem.bind(harness.shared);
+      harness.shared.setItem = (key: string, value: string) => {
+        write(key, value);
+        if (key.startsWith('oidc-kit:session:') && value.includes('"refresh":null')) {
+          storage.setItem(
+            userKey as string,
+            JSON.stringify({ ...othersUser, refresh_token: 'rt-other-tab' }),
+          );
+        }
+      };
+      later();
+      await client.renew();
+      expect(harness.provider.presentations('rt-other-tab')).toBe(0);
+      expect(harness.provider.presentations(claimed)).toBe(1);
+      // The renewal is checked against the user it renewed, not the other tab's.
+      expect(client.getSnapshot().status).toBe('authenticated');
+      expect(client.getSnapshot().user?.profile.sub).toBe('alice');
+    },
+  );
 
   test('an oidc-client-ts without the refresh oidc-kit calls: a config error, and the token is not spent', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });

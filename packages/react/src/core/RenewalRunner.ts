@@ -220,6 +220,7 @@ export class RenewalRunner {
       // The user claimed, not the stored one: `signinSilent` reads the store again, where another
       // tab's sign-in may have put its own user (and refresh token) since the claim (rule 1).
       const manager = this.core.userManager as unknown as RefreshingManager;
+      this.core.refreshing = current;
       user = await manager._useRefreshToken({
         // What oidc-client-ts's `RefreshState` takes from the user (the class is not exported).
         state: {
@@ -244,6 +245,8 @@ export class RenewalRunner {
         await this.core.parts.guard.settle(session, this.core.refreshTokenOf(current));
       }
       throw error;
+    } finally {
+      this.core.refreshing = null;
     }
     return this.renewed(user, session, epoch);
   }

@@ -67,6 +67,12 @@ export class SessionCore {
   /** True while a sign-in (callback or popup) may store another user than the stored one. */
   freshSignIn = false;
 
+  /**
+   * The user a refresh under way renews: its answer is checked against this user, not the stored
+   * one (another tab's sign-in may have stored its own meanwhile, with `storage: 'local'`).
+   */
+  refreshing: User | null = null;
+
   readonly teardown: (() => void)[] = [];
 
   /** Connected to the tabs and listening (between `activate()` and `deactivate()`). */

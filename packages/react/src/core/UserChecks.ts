@@ -36,7 +36,8 @@ export class UserChecks {
    * Every user oidc-client-ts is about to store (rule 3): a token it can present, and an ID token
    * that passes the checks, unless it is the one stored already (a refresh that returned none).
    */
-  async checkUser(user: User, previous: User | null): Promise<void> {
+  async checkUser(user: User, stored: User | null): Promise<void> {
+    const previous = this.core.refreshing ?? stored;
     this.checkAccessToken(user, previous);
     if (previous !== null && user.id_token === previous.id_token) return;
     const idToken = user.id_token;
