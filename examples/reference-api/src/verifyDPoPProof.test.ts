@@ -120,6 +120,18 @@ describe('verifyDPoPProof', () => {
     );
   });
 
+  it.each([['sign'], ['encrypt'], ['deriveBits']])(
+    'refuses a proof whose header key declares key_ops ["%s"] (its thumbprint unchanged), rather than failing',
+    async (operation) => {
+      const proof = await signProof(key, url, token, {
+        header: { jwk: { ...key.publicJwk, key_ops: [operation] } },
+      });
+      expect(await refusal(check(proof))).toBe(
+        'The DPoP proof is malformed or its signature is invalid.',
+      );
+    },
+  );
+
   it('refuses a proof signed with an RSA key shorter than 2048 bits, rather than failing', async () => {
     // jose will not sign with such a key, so the proof is put together by hand, as an attacker would.
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });

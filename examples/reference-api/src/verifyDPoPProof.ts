@@ -94,11 +94,13 @@ export async function verifyDPoPProof(proof: string, context: DPoPProofContext):
       throw new DPoPProofError('The DPoP proof must have typ dpop+jwt.');
     }
     // A key in the header that jose or WebCrypto cannot use (an RSA key under 2048 bits, a point
-    // off the curve) is a bad proof too; anything else (an algorithm this runtime lacks) is ours.
+    // off the curve: DataError; `key_ops` the key type cannot have: SyntaxError) is a bad proof
+    // too; anything else (an algorithm this runtime lacks) is ours.
     if (
       error instanceof errors.JOSEError ||
       error instanceof TypeError ||
-      (error instanceof DOMException && error.name === 'DataError')
+      (error instanceof DOMException &&
+        (error.name === 'DataError' || error.name === 'SyntaxError'))
     ) {
       throw new DPoPProofError('The DPoP proof is malformed or its signature is invalid.', {
         cause: error,
