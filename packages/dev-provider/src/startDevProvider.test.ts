@@ -478,6 +478,51 @@ describe('a request for another host name', () => {
   );
 });
 
+describe('an issuer given as the loopback origin the provider serves itself', () => {
+  it('keeps the Host check and trusts no forwarded headers (no proxy is involved)', async () => {
+    const probe = await startDevProvider({ port: 0, quiet: true });
+    const { port } = new URL(probe.issuer);
+    await probe.stop();
+    const own = await startDevProvider({
+      port: Number(port),
+      issuer: `http://localhost:${port}`,
+      quiet: true,
+    });
+    const get = (host: string, headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = httpRequest(
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/.well-known/openid-configuration',
+            headers: { host, ...headers },
+          },
+          (response) => {
+            let body = '';
+            response.setEncoding('utf8');
+            response.on('data', (chunk: string) => (body += chunk));
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+          },
+        );
+        request.on('error', reject);
+        request.end();
+      });
+    try {
+      expect((await get(`rebound.example.test:${port}`)).status).toBe(403);
+      const forwarded = await get(`localhost:${port}`, {
+        'X-Forwarded-Proto': 'https',
+        'X-Forwarded-Host': 'attacker.example',
+      });
+      expect(forwarded.status).toBe(200);
+      expect(JSON.parse(forwarded.body).token_endpoint).toMatch(
+        new RegExp(`^http://localhost:${port}/`),
+      );
+    } finally {
+      await own.stop();
+    }
+  });
+});
+
 describe('a wrong path', () => {
   it('answers 404 with CORS headers, so an app on another origin sees the status', async () => {
     const response = await fetch(

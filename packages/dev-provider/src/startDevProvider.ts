@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { DevProviderConfigError } from './DevProviderConfigError.js';
-import { isLoopbackHost } from './isLoopbackHost.js';
+import { isLoopbackHost, isLoopbackHostHeader } from './isLoopbackHost.js';
 import {
   loadClientsFile,
   parseClients,
@@ -83,6 +83,14 @@ export const devProviderDefaults = {
   apiAudience: 'http://localhost:4001',
 } as const;
 
+/** Whether `issuer` is this server's own address: plain http on a loopback name, at `port`. */
+function isOwnLoopbackOrigin(issuer: string, port: number): boolean {
+  const url = new URL(issuer);
+  return (
+    url.protocol === 'http:' && Number(url.port || 80) === port && isLoopbackHostHeader(url.host)
+  );
+}
+
 /**
  * Starts a local OpenID Provider (oidc-provider) with the seeded or given users and clients.
  * Rejects with a `DevProviderConfigError` for bad options or files, or a `PortInUseError`.
@@ -98,6 +106,9 @@ export async function startDevProvider(options: DevProviderOptions = {}): Promis
   const server = createServer();
   const port = await listen(server, settings.port, settings.host);
   const issuer = settings.issuer ?? `http://localhost:${port}`;
+  // An issuer that names this very server on loopback (the default, written out) is no proxy's:
+  // the Host check stays, and forwarded headers are not trusted.
+  const direct = isOwnLoopbackOrigin(issuer, port);
 
   // Requests that arrive while oidc-provider loads wait for it instead of hanging unanswered.
   const handler = Promise.all([import('./createProviderHandler.js'), settings.keys]).then(
@@ -108,8 +119,8 @@ export async function startDevProvider(options: DevProviderOptions = {}): Promis
           ...settings,
           keys,
           port,
-          behindProxy: settings.issuer !== undefined,
-          loopbackOnly: settings.issuer === undefined && isLoopbackHost(settings.host),
+          behindProxy: !direct,
+          loopbackOnly: direct && isLoopbackHost(settings.host),
         },
         log,
       ),
