@@ -16,6 +16,9 @@ export const e2e = {
   app: `http://localhost:${appPort}`,
   /** The same app built with `storage: 'memory'`. */
   memoryApp: `http://localhost:${memoryAppPort}`,
-  /** The same app built with idle sign-out after 12 s without input, the warning 6 s before. */
+  /**
+   * The same app built with idle sign-out after 20 s without input, the warning 14 s before (it
+   * shows after 6 s: a long warning leaves a loaded machine time for the test's steps in it).
+   */
   idleApp: `http://localhost:${idleAppPort}`,
 } as const;
