@@ -439,22 +439,31 @@ describe('two dev providers on one host', () => {
 
 // DNS rebinding: a page on another site points its own name at 127.0.0.1 and then talks to the
 // provider as that site, same-origin. The Host header still names that site.
+/** GET `path` on 127.0.0.1:`port` with the given `Host` (fetch cannot set one) and headers. */
+function getWithHost(
+  port: string,
+  path: string,
+  host: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      { host: '127.0.0.1', port, path, headers: { host, ...headers } },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
+    request.on('error', reject);
+    request.end();
+  });
+}
+
 describe('a request for another host name', () => {
   function get(path: string, host: string) {
-    const { port } = new URL(provider.issuer);
-    return new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const request = httpRequest(
-        { host: '127.0.0.1', port, path, headers: { host } },
-        (response) => {
-          let body = '';
-          response.setEncoding('utf8');
-          response.on('data', (chunk: string) => (body += chunk));
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-        },
-      );
-      request.on('error', reject);
-      request.end();
-    });
+    return getWithHost(new URL(provider.issuer).port, path, host);
   }
 
   it.each(['attacker.example', 'attacker.example:4000', '192.168.1.20'])(
@@ -489,24 +498,7 @@ describe('an issuer given as the loopback origin the provider serves itself', ()
       quiet: true,
     });
     const get = (host: string, headers: Record<string, string> = {}) =>
-      new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const request = httpRequest(
-          {
-            host: '127.0.0.1',
-            port,
-            path: '/.well-known/openid-configuration',
-            headers: { host, ...headers },
-          },
-          (response) => {
-            let body = '';
-            response.setEncoding('utf8');
-            response.on('data', (chunk: string) => (body += chunk));
-            response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-          },
-        );
-        request.on('error', reject);
-        request.end();
-      });
+      getWithHost(port, '/.well-known/openid-configuration', host, headers);
     try {
       expect((await get(`rebound.example.test:${port}`)).status).toBe(403);
       const forwarded = await get(`localhost:${port}`, {

@@ -233,7 +233,8 @@ describe('every other error code the engine raises', () => {
     expectNothingLeft(storage);
   });
 
-  test("a provider's error that looks like a hand-over reaches a popup's opener as the provider's", async () => {
+  /** A popup sign-in whose authorization response comes back with `error` and no code. */
+  async function popupAnsweredWithError(error: string) {
     harness = createHarness();
     const starter = harness.createClient();
     await starter.start();
@@ -241,35 +242,26 @@ describe('every other error code the engine raises', () => {
     const signingIn = starter.signIn({ popup: true });
     const callback = new URL(harness.provider.authorize(await authorizeUrl()));
     callback.searchParams.delete('code');
-    callback.searchParams.set('error', 'oidc-kit:id_token_invalid/nonce');
+    callback.searchParams.set('error', error);
     const { deliver } = landInPopup(callback.toString());
     const inPopup = harness.createClient({ storage: newStorage() });
     await inPopup.start();
     deliver();
     await signingIn;
     expect(popup.close).toHaveBeenCalled();
-    const { error } = starter.getSnapshot();
+    return starter.getSnapshot().error;
+  }
+
+  test("a provider's error that looks like a hand-over reaches a popup's opener as the provider's", async () => {
+    const error = await popupAnsweredWithError('oidc-kit:id_token_invalid/nonce');
     expect(error?.code).toBe('provider_error');
     expect(error?.providerError).toBe('oidc-kit:id_token_invalid/nonce');
     expect(error?.check).toBeUndefined();
   });
 
   test('a popup’s authorization response with an empty `error` and no code is no network failure', async () => {
-    harness = createHarness();
-    const starter = harness.createClient();
-    await starter.start();
-    const { popup, authorizeUrl } = stubPopup();
-    const signingIn = starter.signIn({ popup: true });
-    const callback = new URL(harness.provider.authorize(await authorizeUrl()));
-    callback.searchParams.delete('code');
-    callback.searchParams.set('error', '');
-    const { deliver } = landInPopup(callback.toString());
-    const inPopup = harness.createClient({ storage: newStorage() });
-    await inPopup.start();
-    deliver();
-    await signingIn;
-    expect(popup.close).toHaveBeenCalled();
-    expect(starter.getSnapshot().error?.code).toBe('token_exchange_failed');
+    const error = await popupAnsweredWithError('');
+    expect(error?.code).toBe('token_exchange_failed');
   });
 
   test('an authorization response with an empty `error` and no code is no network failure', async () => {
