@@ -62,10 +62,14 @@ async function twoTabs(
     },
   });
   await b.start();
-  await vi.waitFor(() => {
-    expect(a.idle.getSnapshot().deadline).not.toBeNull();
-    expect(b.idle.getSnapshot().deadline).not.toBeNull();
-  });
+  // Each tab's idle clock comes with a chunk of its own: on a loaded machine that takes a while.
+  await vi.waitFor(
+    () => {
+      expect(a.idle.getSnapshot().deadline).not.toBeNull();
+      expect(b.idle.getSnapshot().deadline).not.toBeNull();
+    },
+    { timeout: 5_000 },
+  );
   // From here on a fake clock; "stay" restarts both clocks on it, from now.
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
   a.idle.stay();
