@@ -207,10 +207,11 @@ export function validateConfig(
     throw configInvalid(
       'authority',
       process.env.NODE_ENV !== 'production' &&
-        (authority.protocol === 'https:' || authority.protocol === 'http:' || authority.hostname
+        // http: and https: URLs always have a host; `localhost:4000` parses as a URL whose
+        // scheme is `localhost:`, with none.
+        (authority.hostname
           ? `must use https: (got ${showValue(input.authority)}). Plain http: is allowed only for localhost and 127.0.0.1 during development.`
-          : // `localhost:4000` parses as a URL whose scheme is `localhost:`.
-            `has no http:// or https:// (got ${showValue(input.authority)}). Write the issuer URL in full, e.g. "https://login.example.com" (or "http://localhost:4000" for a local provider).`),
+          : `has no http:// or https:// (got ${showValue(input.authority)}). Write the issuer URL in full, e.g. "https://login.example.com" (or "http://localhost:4000" for a local provider).`),
     );
   }
   if (authority.search !== '' || authority.hash !== '') {
