@@ -106,6 +106,12 @@ const internalMembers = [
   'nonces',
   'asksForNonce',
   'proving',
+  'published',
+  'publish',
+  'refreshTokenOf',
+  'hideRefreshTokens',
+  'shownUsers',
+  'heldTokens',
 ];
 
 export default defineConfig((options) => ({

@@ -21,12 +21,12 @@ export class Renewal {
 
   /**
    * Renews the tokens now (refresh token, else silent iframe); one renewal at a time, across tabs.
-   * Resolves with the user as the app may read it (see `SessionCore.publish`).
+   * Resolves with the user as the app may read it (see `PublishedUsers`).
    */
   renew(): Promise<User | null> {
     this.renewing ??= this.core.parts.renewal
       .runRenew()
-      .then((user) => user && this.core.publish(user))
+      .then((user) => user && this.core.published.publish(user))
       .finally(() => {
         this.renewing = undefined;
       });

@@ -85,11 +85,14 @@ export class RenewalRunner {
   async noTabCanRenew(current: User): Promise<boolean> {
     const record = this.core.records().read();
     if (record === null || record.refresh === null) return true;
-    return this.core.parts.guard.isCurrent(record, this.core.refreshTokenOf(current));
+    return this.core.parts.guard.isCurrent(record, this.core.published.refreshTokenOf(current));
   }
 
   async renewThroughOtherTab(before: User, epoch: number): Promise<User | null> {
-    if (this.core.refreshTokenOf(before) !== undefined || this.core.config.storage !== 'memory')
+    if (
+      this.core.published.refreshTokenOf(before) !== undefined ||
+      this.core.config.storage !== 'memory'
+    )
       return null;
     const shared = await this.core.tabs?.request(
       'renew-request',
@@ -156,7 +159,7 @@ export class RenewalRunner {
       );
     }
     const guard = this.core.parts.guard;
-    const decision = await guard.claim(session, this.core.refreshTokenOf(current));
+    const decision = await guard.claim(session, this.core.published.refreshTokenOf(current));
     if (this.core.epoch !== epoch) return null;
     if (decision === 'ended') {
       // Signed out or replaced in another tab, whose news has not reached this one yet.
@@ -205,7 +208,7 @@ export class RenewalRunner {
     const keepsRefreshToken = this.core.config.storage !== 'memory';
     if (
       keepsRefreshToken &&
-      !(await this.core.parts.guard.isCurrent(record, this.core.refreshTokenOf(offered)))
+      !(await this.core.parts.guard.isCurrent(record, this.core.published.refreshTokenOf(offered)))
     ) {
       return null;
     }
@@ -224,7 +227,7 @@ export class RenewalRunner {
       user = await manager._useRefreshToken({
         // What oidc-client-ts's `RefreshState` takes from the user (the class is not exported).
         state: {
-          refresh_token: this.core.refreshTokenOf(current) as string,
+          refresh_token: this.core.published.refreshTokenOf(current) as string,
           id_token: current.id_token,
           session_state: current.session_state,
           scope: current.scope,
@@ -242,7 +245,7 @@ export class RenewalRunner {
       // stays spent, and a later attempt authorizes silently (rule 1), at the pace of rule 5.
       const refused = tokenEndpointRefusal(error);
       if (refused !== undefined && refusalsBeforeUse.has(refused)) {
-        await this.core.parts.guard.settle(session, this.core.refreshTokenOf(current));
+        await this.core.parts.guard.settle(session, this.core.published.refreshTokenOf(current));
       }
       throw error;
     } finally {
@@ -282,7 +285,7 @@ export class RenewalRunner {
       // this session's, which a failed sign-in keeps (a sign-in that ends stores its own last).
       await this.core.userStore().setTrusted(this.core.userKey(), user.toStorageString(), session);
     }
-    await this.core.parts.guard.settle(session, this.core.refreshTokenOf(user));
+    await this.core.parts.guard.settle(session, this.core.published.refreshTokenOf(user));
     this.core.signedIn(user);
     this.core.parts.sharing.announce('renewed', user);
     return user;

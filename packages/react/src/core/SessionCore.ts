@@ -1,6 +1,6 @@
 import { OidcClient, User } from 'oidc-client-ts';
 import type { UserManager } from 'oidc-client-ts';
-import { isCallback, isSignOutReturn, tabMark } from './arrival';
+import { arrivalOf } from './arrival';
 import type { AuthSnapshot } from './authState';
 import type { AuthClientEnvironment } from './clientOptions';
 import { browserStorage } from './browserStorage';
@@ -18,9 +18,9 @@ import type { StateStore } from './stateStore';
 import type { IdleClock } from './IdleClock';
 import { TabSession } from './TabSession';
 import { TokenPresenter } from './TokenPresenter';
-import { withoutRefreshToken } from './sharedSession';
 import { withLock } from './tabSync';
 import { knownExpiry } from './knownExpiry';
+import { PublishedUsers } from './PublishedUsers';
 import type { TabSync } from './tabSync';
 import { WallClockTimer } from './wallClockTimer';
 
@@ -41,18 +41,17 @@ export class SessionCore {
 
   /** The validated configuration, with defaults. */
   readonly config: ResolvedAuthConfig;
-
   readonly environment: AuthClientEnvironment;
-
   readonly authState: StateStore;
-
   readonly users: Users;
+
+  /** The users the app reads, and the refresh tokens memory storage holds back from them. */
+  readonly published: PublishedUsers;
 
   /** Idle sign-out, once its chunk has loaded (only when `idle` is set). */
   idleClock: IdleClock | undefined;
 
   tabs: TabSync | undefined;
-
   sessionRecords: SessionRecords | undefined;
 
   /** Bumped whenever the session ends, so work begun for the old session cannot revive it. */
@@ -80,7 +79,6 @@ export class SessionCore {
 
   /** The run the last `activate()` began (see there), and whether it has settled. */
   activation: Promise<void> | undefined;
-
   activationSettled = false;
 
   constructor(
@@ -93,6 +91,7 @@ export class SessionCore {
     this.environment = environment;
     this.authState = authState;
     this.users = users;
+    this.published = new PublishedUsers(config.storage === 'memory');
     this.renewal = new Renewal(this);
     this.tabSession = new TabSession(this);
     this.parts = createParts(this);
@@ -116,36 +115,8 @@ export class SessionCore {
     // A wrong setting found at run time (the issuer, the discovery document, DPoP) is logged in
     // every build, as the constructor's are: no user can fix it, and the page says little.
     if (isAuthError(error, 'config_invalid') && error !== this.snapshot.error) console.error(error);
-    this.authState.set(status, user && this.publish(user), error, signOutReason);
+    this.authState.set(status, user && this.published.publish(user), error, signOutReason);
   };
-
-  /** In memory storage: the user the app reads, by the user the engine holds. */
-  private readonly published = new WeakMap<User, User>();
-
-  /** In memory storage: the refresh token of each user the app reads. */
-  private readonly heldRefresh = new WeakMap<User, string>();
-
-  /**
-   * `user` as the app may read it (the snapshot, `renew()`): in memory storage without its refresh
-   * token, which stays in the engine, out of the app's script too (rule 2); `refreshTokenOf`
-   * reads it. The same user gives the same object, so the snapshot changes only when it does.
-   */
-  publish(user: User): User {
-    const token = user.refresh_token;
-    if (this.config.storage !== 'memory' || token === undefined) return user;
-    let shown = this.published.get(user);
-    if (shown === undefined) {
-      shown = withoutRefreshToken(user);
-      this.published.set(user, shown);
-      this.heldRefresh.set(shown, token);
-    }
-    return shown;
-  }
-
-  /** The refresh token of `user`, whether the engine's or a published one (see `publish`). */
-  refreshTokenOf(user: User): string | undefined {
-    return this.heldRefresh.get(user) ?? user.refresh_token;
-  }
 
   /** The `UserManager` this client drives. */
   get userManager(): UserManager {
@@ -153,7 +124,7 @@ export class SessionCore {
   }
 
   async bookSession(session: string, user: User): Promise<void> {
-    const token = this.refreshTokenOf(user);
+    const token = this.published.refreshTokenOf(user);
     const refresh = token === undefined ? null : await tokenId(token);
     // The floor of rule 5 spaces renewals; a new session has had none yet.
     this.records().write({ session, refresh, requested: 0 });
@@ -277,12 +248,7 @@ export class SessionCore {
 
   /** What the address the app loaded on is (see `arrival.ts`). */
   arrivalAt(url: string): 'callback' | 'sign-out-return' | null {
-    // Spent by the first page load after a sign-in left, whatever that page is.
-    const mark = tabMark(this, 'signing-in');
-    const leftToSignIn = mark.read() !== null;
-    mark.remove();
-    if (isCallback(this, url, leftToSignIn)) return 'callback';
-    return isSignOutReturn(this, url) ? 'sign-out-return' : null;
+    return arrivalOf(this, url);
   }
 
   /** Which user the store is writing: the incoming session's during a sign-in, else this tab's. */

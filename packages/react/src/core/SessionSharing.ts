@@ -71,7 +71,7 @@ export class SessionSharing {
       case 'renew-request': {
         if (
           user === null ||
-          this.core.refreshTokenOf(user) === undefined ||
+          this.core.published.refreshTokenOf(user) === undefined ||
           this.core.session === null
         )
           return;

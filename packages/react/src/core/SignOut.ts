@@ -120,7 +120,7 @@ export class SignOut {
   async revoke(user: User): Promise<void> {
     const client = this.core.oidcClient();
     const tokens: [string | undefined, 'refresh_token' | 'access_token'][] = [
-      [this.core.refreshTokenOf(user), 'refresh_token'],
+      [this.core.published.refreshTokenOf(user), 'refresh_token'],
       [user.access_token, 'access_token'],
     ];
     for (const [token, type] of tokens) {

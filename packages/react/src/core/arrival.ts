@@ -5,6 +5,14 @@ import type { SessionCore } from './SessionCore';
  * What the address the app loaded on is: a sign-in response, a return from the provider's logout,
  * or neither. Read at start, before the code that handles either is loaded.
  */
+export function arrivalOf(core: SessionCore, url: string): 'callback' | 'sign-out-return' | null {
+  // Spent by the first page load after a sign-in left, whatever that page is.
+  const mark = tabMark(core, 'signing-in');
+  const leftToSignIn = mark.read() !== null;
+  mark.remove();
+  if (isCallback(core, url, leftToSignIn)) return 'callback';
+  return isSignOutReturn(core, url) ? 'sign-out-return' : null;
+}
 
 /**
  * Whether `url` is a sign-in response on one of the redirect URIs (page, popup or iframe). It has
