@@ -67,7 +67,7 @@ export type {
   ResolvedAuthConfig,
   SignatureVerifier,
   TokenStorage,
-} from './core/config';
+} from './core/configTypes';
 export { safeReturnTo } from './core/returnTo';
 export { defaultRoleReader, roleReaders } from './core/roles';
 export type { RoleReader } from './core/roles';

@@ -3,7 +3,7 @@ import type { AuthSnapshot } from './authState';
 import { lazyAuthFetch } from './createAuthFetch';
 import type { AuthFetch } from './authFetch';
 import { validateConfig } from './config';
-import type { AuthConfig, AuthOptions, ResolvedAuthConfig } from './config';
+import type { AuthConfig, AuthOptions, ResolvedAuthConfig } from './configTypes';
 import { createUserManager } from './createUserManager';
 import { isAuthError } from './errors';
 import { loadEngine, loadedEngine } from './loadEngine';

@@ -7,7 +7,7 @@ import { browserStorage } from './browserStorage';
 import { sessionField } from './storedUser';
 import type { CheckedUserStore } from './CheckedUserStore';
 import type { StoredUser } from './storedUser';
-import type { ResolvedAuthConfig } from './config';
+import type { ResolvedAuthConfig } from './configTypes';
 import { isAuthError } from './errors';
 import type { AuthError } from './errors';
 import { createParts } from './parts';

@@ -1,4 +1,4 @@
-import type { AuthConfig } from './config';
+import type { AuthConfig } from './configTypes';
 import { configInvalid } from './configInvalid';
 
 // Every key an AuthConfig may have. Typed against AuthConfig, so the compiler refuses a missing or

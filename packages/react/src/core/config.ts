@@ -4,15 +4,6 @@ import { configInvalid, showValue } from './configInvalid';
 import { defaultRoleReader } from './roles';
 import type { AuthConfig, ResolvedAuthConfig } from './configTypes';
 
-export type {
-  AuthConfig,
-  AuthOptions,
-  OidcSettings,
-  ResolvedAuthConfig,
-  SignatureVerifier,
-  TokenStorage,
-} from './configTypes';
-
 /** The defaults {@link validateConfig} applies to fields left out. */
 export const authConfigDefaults = /* @__PURE__ */ Object.freeze({
   scope: 'openid profile email',

@@ -4,7 +4,7 @@ import type { AuthClientEnvironment } from './clientOptions';
 import { browserStorage } from './browserStorage';
 import { CheckedUserStore } from './CheckedUserStore';
 import type { UserCheck } from './CheckedUserStore';
-import type { ResolvedAuthConfig } from './config';
+import type { ResolvedAuthConfig } from './configTypes';
 
 /** An oidc-client-ts navigator that goes to a URL with `navigate` (see `AuthClientEnvironment`). */
 function navigatorFor(

@@ -2,7 +2,7 @@ import { InMemoryWebStorage } from 'oidc-client-ts';
 import { expect, vi } from 'vitest';
 import { AuthClient } from '../../src/core/AuthClient';
 import type { AuthClientEnvironment } from '../../src/core/AuthClient';
-import type { AuthOptions } from '../../src/core/config';
+import type { AuthOptions } from '../../src/core/configTypes';
 import type { ChannelLike } from '../../src/core/tabSync';
 import { FakeProvider } from './FakeProvider';
 import type { FakeProviderOptions, FakeUser } from './FakeProvider';
