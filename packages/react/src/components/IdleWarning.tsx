@@ -124,15 +124,20 @@ function IdleDialog({
     return () => document.removeEventListener('keydown', onKeyDown);
   }, [stay]);
 
-  // Announced politely every 15 s (and in the last 10 s), not every second: as plain text, read
-  // from a hidden rendering, so that a link in the app's text is not there twice.
+  // Announced politely at each quarter minute, then at 10 and 5 s, not every second, and not on
+  // opening (the alertdialog's description is read then): the text as it shows at that second,
+  // as plain text (a link in the app's text is not there twice). The region is emptied a second
+  // later, so that what it holds never claims more time than is left.
   const seconds = Math.floor(remaining / 1000);
-  const announced = seconds <= 10 ? seconds : Math.ceil(seconds / 15) * 15;
-  const announcement = useRef<HTMLParagraphElement>(null);
+  const step = seconds > 10 ? Math.ceil(seconds / 15) * 15 : seconds > 5 ? 10 : 5;
+  const lastStep = useRef(step);
+  const text = useRef<HTMLParagraphElement>(null);
   const live = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
-    if (live.current) live.current.textContent = announcement.current?.textContent ?? '';
-  }, [announced]);
+    const reached = step !== lastStep.current && seconds > 0;
+    lastStep.current = step;
+    if (live.current) live.current.textContent = reached ? (text.current?.textContent ?? '') : '';
+  }, [step, seconds]);
 
   return (
     <div className={backdropClassName} style={backdropClassName ? undefined : backdropLook}>
@@ -149,7 +154,9 @@ function IdleDialog({
         <p id={titleId}>
           <strong>{title}</strong>
         </p>
-        <p id={textId}>{children(clock(remaining))}</p>
+        <p id={textId} ref={text}>
+          {children(clock(remaining))}
+        </p>
         <p ref={live} aria-live="polite" style={visuallyHidden} />
         <button ref={stayButton} type="button" className={stayClassName} onClick={stay}>
           {stayLabel}
@@ -162,9 +169,6 @@ function IdleDialog({
           {signOutLabel}
         </button>
       </div>
-      <p ref={announcement} hidden>
-        {children(clock(announced * 1000))}
-      </p>
     </div>
   );
 }
