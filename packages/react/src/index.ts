@@ -9,6 +9,7 @@ export { useAuthActions } from './hooks/useAuthActions';
 export type { AuthActions } from './hooks/useAuthActions';
 export { useAuthState } from './hooks/useAuthState';
 export { useUser } from './hooks/useUser';
+export type { UserClaims } from './hooks/useUser';
 export { useAccessToken } from './hooks/useAccessToken';
 export { useAuthFetch } from './hooks/useAuthFetch';
 export { useAuthHeaders } from './hooks/useAuthHeaders';

@@ -1,6 +1,7 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, expect, test } from 'vitest';
 import { createHookHarness, wrapperFor } from '../../test/support/hookHarness';
+import { MockAuthProvider, createMockAuthClient, createTestUser } from '../testing';
 import { useUser } from './useUser';
 
 const hooks = createHookHarness();
@@ -17,4 +18,28 @@ test('a profile change does re-render useUser readers', async () => {
   await act(() => client.renew());
   expect(result.current).not.toBe(before);
   expect(result.current?.email).toBe('alice@new.example');
+});
+
+test("the ID token's own claims (exp, iat, …) are left out, so no reader sees an old token's", async () => {
+  const client = await hooks.signedInClient();
+  const { result } = renderHook(() => useUser(), { wrapper: wrapperFor(client) });
+  await act(() => client.renew());
+  const profile = client.getSnapshot().user?.profile;
+  expect(profile?.exp).toBeTypeOf('number');
+  expect(result.current?.sub).toBe(profile?.sub);
+  for (const claim of ['exp', 'iat', 'nbf', 'nonce', 'jti', 'at_hash', 'c_hash']) {
+    expect(result.current).not.toHaveProperty(claim);
+  }
+});
+
+test('a new authentication (auth_time) or provider session (sid) re-renders useUser readers', () => {
+  // A step-up or a sign-in again: oidc-client-ts refuses a renewal that changes auth_time.
+  const user = (auth_time: number, sid: string) => createTestUser({ claims: { auth_time, sid } });
+  const auth = createMockAuthClient({ user: user(1_000, 'before') });
+  const { result } = renderHook(() => useUser(), {
+    wrapper: ({ children }) => <MockAuthProvider client={auth}>{children}</MockAuthProvider>,
+  });
+  act(() => auth.set({ user: user(2_000, 'after') }));
+  expect(result.current?.auth_time).toBe(2_000);
+  expect(result.current?.sid).toBe('after');
 });
