@@ -3,10 +3,12 @@ import userEvent from '@testing-library/user-event';
 import { startTransition, useEffect, useLayoutEffect, useState } from 'react';
 import { describe, expect, test } from 'vitest';
 import { createHarness } from '../../test/support/harness';
+import { Authorized } from '../components/Authorized';
 import { RequireAuth } from '../components/RequireAuth';
 import { SignInButton } from '../components/SignInButton';
 import { writeGuardAttempt } from '../core/guardAttempts';
 import { AuthError } from '../core/errors';
+import { roleReaders } from '../core/roles';
 import { useAuth } from '../hooks/useAuth';
 import { useAuthFetch } from '../hooks/useAuthFetch';
 import { useAuthState } from '../hooks/useAuthState';
@@ -313,6 +315,38 @@ describe('createMockAuthClient, as the real client', () => {
     } finally {
       harness.dispose();
     }
+  });
+
+  test("reads roles with the real client's default reader: a string claim, the access token's claims", () => {
+    const single = () => createTestUser({ claims: { roles: 'admin' } });
+    // Roles in the access token only (an API's roles), none in the ID token.
+    const inAccessToken = createTestUser({ roles: ['admin', 'billing'] });
+    inAccessToken.profile = { ...inAccessToken.profile, roles: undefined };
+    const harness = createHarness();
+    try {
+      const real = harness.createClient();
+      const mock = createMockAuthClient();
+      for (const user of [single(), inAccessToken, createTestUser({ roles: ['user'] })]) {
+        expect(mock.readRoles(user)).toEqual(real.readRoles(user));
+      }
+      expect(mock.readRoles(single())).toEqual(['admin']);
+    } finally {
+      harness.dispose();
+    }
+    render(
+      <MockAuthProvider user={single()}>
+        <Authorized roles={['admin']} fallback={<p>Forbidden</p>}>
+          <p>Admin tools</p>
+        </Authorized>
+      </MockAuthProvider>,
+    );
+    expect(screen.getByText('Admin tools')).toBeDefined();
+  });
+
+  test('readRoles, when given, reads the roles instead', () => {
+    const auth = createMockAuthClient({ readRoles: roleReaders.keycloak() });
+    const user = createTestUser({ claims: { realm_access: { roles: ['admin'] } } });
+    expect(auth.readRoles(user)).toEqual(['admin']);
   });
 
   test('the idle warning shows only while signed in, and ends with the session', () => {

@@ -1,11 +1,12 @@
 import type { User } from 'oidc-client-ts';
-import { AuthError, createAuthFetch } from '@oidc-kit/react';
+import { AuthError, createAuthFetch, defaultRoleReader } from '@oidc-kit/react';
 import type {
   AuthContextValue,
   AuthHeadersOptions,
   AuthSnapshot,
   AuthStatus,
   IdleSnapshot,
+  RoleReader,
   SignInOptions,
   SignOutReason,
   SignOutOptions,
@@ -40,8 +41,12 @@ export interface MockAuthOptions {
   error?: AuthError | null;
   /** Why the session ended, while `unauthenticated` (`signOut()` sets `user`). */
   signOutReason?: SignOutReason | null;
-  /** Reads roles from a user. Default: the `roles` claim. */
-  readRoles?: (user: User) => string[];
+  /**
+   * Reads roles from a user, as the real config's `roles` option does. Default: the real client's
+   * `defaultRoleReader` (the `roles` claim, a string split on spaces or commas, from the ID token,
+   * else from the access token).
+   */
+  readRoles?: RoleReader;
   /** The fetch the mock's authenticated fetch calls. Default `globalThis.fetch`. */
   fetch?: typeof fetch;
   /** Origins the mock's fetch sends the token to. Default: the page's origin. */
@@ -120,13 +125,6 @@ function defaultError(): AuthError {
     providerErrorDescription: 'The user cancelled the sign-in.',
     handled: 'Nothing was stored; the user is still signed out.',
   });
-}
-
-function rolesClaim(user: User): string[] {
-  const roles = (user.profile as Record<string, unknown>).roles;
-  return Array.isArray(roles)
-    ? roles.filter((role): role is string => typeof role === 'string')
-    : [];
 }
 
 /**
@@ -219,7 +217,7 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
         error: null,
       }),
     ),
-    readRoles: options.readRoles ?? rolesClaim,
+    readRoles: options.readRoles ?? defaultRoleReader,
     fetch: createAuthFetch(
       {
         getAccessToken: () => getAccessToken(),
