@@ -349,6 +349,30 @@ describe('createMockAuthClient, as the real client', () => {
     expect(auth.readRoles(user)).toEqual(['admin']);
   });
 
+  test('getAccessToken() and getAuthHeaders() asked while loading wait for the state that follows, as the real client does', async () => {
+    const restored = createTestUser({ name: 'Alice Liddell' });
+    const auth = createMockAuthClient({ state: 'loading' });
+    const token = auth.getAccessToken();
+    const headers = auth.getAuthHeaders('/me');
+    // The session is restored later, as the real client's is after its first render.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    auth.set({ state: 'authenticated', user: restored });
+    expect(await token).toBe(restored.access_token);
+    expect(await headers).toEqual({ Authorization: `Bearer ${restored.access_token}` });
+    // No stored session: null once the mock leaves loading.
+    const signedOut = createMockAuthClient({ state: 'loading' });
+    const none = signedOut.getAccessToken();
+    signedOut.set({ state: 'unauthenticated' });
+    expect(await none).toBeNull();
+  });
+
+  test('getAccessToken() renews nothing: an expiring token is given as it is', async () => {
+    const expiring = createTestUser({ expiresIn: 2 });
+    const auth = createMockAuthClient({ user: expiring });
+    expect(await auth.getAccessToken()).toBe(expiring.access_token);
+    expect(auth.renew.calls).toHaveLength(0);
+  });
+
   test('the idle warning shows only while signed in, and ends with the session', () => {
     const auth = createMockAuthClient({ user: createTestUser(), idleWarning: 30_000 });
     let heard = 0;

@@ -65,6 +65,12 @@ export interface MockAuthClient extends AuthContextValue {
   readonly signIn: Spy<[options?: SignInOptions], Promise<void>>;
   readonly signOut: Spy<[options?: SignOutOptions], Promise<void>>;
   readonly renew: Spy<[], Promise<User | null>>;
+  /**
+   * The user's access token, null when signed out. Asked while `loading`, it waits until `set()`
+   * moves the mock on, as the real client waits for the session it restores. It renews nothing: an
+   * expiring or expired token is given as it is (the real client renews a token that expires within
+   * 5 s first, and gives null if that fails). `getAuthHeaders` and `fetch` take the token so too.
+   */
   readonly getAccessToken: Spy<[], Promise<string | null>>;
   /**
    * `Authorization: Bearer <token>`; for a user whose `token_type` is `DPoP`,
@@ -178,7 +184,18 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
     if (status !== 'authenticated' && idleSnapshot !== inactiveIdle) setIdleWarning(null);
   };
 
-  const getAccessToken = spy(async () => snapshot.user?.access_token ?? null);
+  // The user once the state leaves `loading`, as the real client's token waits for the session.
+  const userOnceLoaded = () =>
+    new Promise<User | null>((resolve) => {
+      const check = () => {
+        if (snapshot.status === 'loading') return;
+        listeners.delete(check);
+        resolve(snapshot.user);
+      };
+      listeners.add(check);
+      check();
+    });
+  const getAccessToken = spy(async () => (await userOnceLoaded())?.access_token ?? null);
   const setIdleWarning = (remaining: number | null) => {
     idleSnapshot =
       remaining === null || snapshot.status !== 'authenticated'
@@ -208,9 +225,10 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
     ),
     renew: spy(async () => snapshot.user),
     getAccessToken,
-    getAuthHeaders: spy(async (_url: string, _options?: AuthHeadersOptions) =>
-      snapshot.user === null ? null : headersFor(snapshot.user, snapshot.user.access_token),
-    ),
+    getAuthHeaders: spy(async (_url: string, _options?: AuthHeadersOptions) => {
+      const user = await userOnceLoaded();
+      return user === null ? null : headersFor(user, user.access_token);
+    }),
     dismissError: spy(() =>
       set({
         state: snapshot.status === 'error' ? 'unauthenticated' : snapshot.status,
