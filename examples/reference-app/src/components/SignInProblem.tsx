@@ -3,11 +3,13 @@ import ui from '../styles/ui.module.css';
 
 /**
  * A banner for a failed sign-in, a sign-out the provider could not complete, or an ended session,
- * with the way forward.
+ * with the way forward; and for a failed step-up or renewal beside a live session, which is kept.
  */
 export function SignInProblem() {
-  // The error only (null while signed in): a token renewal re-renders nothing here.
-  const error = useAuthState((state) => (state.status === 'authenticated' ? null : state.error));
+  // The error only, whatever the status (a failed step-up keeps the session, with its error): a
+  // token renewal re-renders nothing here.
+  const error = useAuthState((state) => state.error);
+  const signedIn = useAuthState((state) => state.status === 'authenticated');
   // Signed out here by the user, with an error: the provider's session could not be ended.
   const signOutFailed = useAuthState((state) => state.signOutReason === 'user');
   const { signIn, signOut, dismissError } = useAuthActions();
@@ -19,21 +21,29 @@ export function SignInProblem() {
       ? 'You signed out in another tab.'
       : error.code === 'session_expired'
         ? 'Your session ended. Sign in again to continue.'
-        : describeSignInError(error);
+        : signedIn && error.code === 'renew_failed'
+          ? 'Your session could not be renewed just now; it is tried again before it expires.'
+          : describeSignInError(error);
   return (
     <div
       className={`${ui.banner} ${ended ? ui.info : ui.problem}`}
       role={ended ? 'status' : 'alert'}
     >
-      <p>{message}</p>
+      <p>
+        {message}
+        {signedIn && ' You are still signed in.'}
+      </p>
       <div className={ui.bannerActions}>
-        <button
-          type="button"
-          className={ui.button}
-          onClick={() => void (signOutFailed ? signOut() : signIn())}
-        >
-          {signOutFailed ? 'Sign out again' : ended ? 'Sign in' : 'Try again'}
-        </button>
+        {/* Signed in, the session goes on: nothing to sign in to again from here. */}
+        {!signedIn && (
+          <button
+            type="button"
+            className={ui.button}
+            onClick={() => void (signOutFailed ? signOut() : signIn())}
+          >
+            {signOutFailed ? 'Sign out again' : ended ? 'Sign in' : 'Try again'}
+          </button>
+        )}
         <button type="button" className={`${ui.button} ${ui.secondary}`} onClick={dismissError}>
           Dismiss
         </button>

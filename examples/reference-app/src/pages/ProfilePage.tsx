@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useAuthActions, useSessionExpiry, useUser } from '@oidc-kit/react';
+import { isAuthError, useAuthActions, useSessionExpiry, useUser } from '@oidc-kit/react';
 import ui from '../styles/ui.module.css';
 
 function formatClaim(value: unknown): string {
@@ -21,9 +21,12 @@ export function ProfilePage() {
     setRenewing(true);
     setRenewError(null);
     renew()
-      .catch((error: unknown) =>
-        setRenewError(error instanceof Error ? error.message : String(error)),
-      )
+      .catch((error: unknown) => {
+        // A failed renewal rejects with the AuthError the client also keeps in its state beside the
+        // session, which the banner under the header shows: only another failure is shown here.
+        if (!isAuthError(error))
+          setRenewError(error instanceof Error ? error.message : String(error));
+      })
       .finally(() => setRenewing(false));
   };
 

@@ -158,6 +158,26 @@ describe('pages', () => {
     expect(auth.renew.calls).toHaveLength(1);
   });
 
+  test('a failed Renew now is shown once, by the banner, and the session is kept', async () => {
+    const auth = createMockAuthClient({ user: alice() });
+    const failed = new AuthError('renew_failed', 'The token endpoint answered 503.');
+    // As the real client: a renewal that fails for a passing reason keeps the session, with the error.
+    const renew = Object.assign(
+      async () => {
+        auth.set({ error: failed });
+        throw failed;
+      },
+      { calls: [] },
+    );
+    renderAt('/profile', { ...auth, renew });
+    await userEvent.click(await screen.findByRole('button', { name: 'Renew now' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Your session could not be renewed just now');
+    expect(within(alert).getByRole('button', { name: 'Dismiss' })).toBeDefined();
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(screen.getByRole('rowheader', { name: 'name' })).toBeDefined();
+  });
+
   test('a guarded page sends a signed-out user to sign in, once, and calls no API', async () => {
     const { auth, fetch } = withApi({ state: 'unauthenticated' }, async () => Response.json(me));
     renderAt('/dashboard', auth);
