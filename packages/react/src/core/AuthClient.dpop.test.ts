@@ -693,7 +693,39 @@ describe('fail closed: a bound token never goes without its proof', () => {
   });
 });
 
-describe('where there is no IndexedDB (some private windows)', () => {
+/** An `indexedDB` whose `open` requests fail as `name` (`DOMException`), as a browser reports it. */
+function failingOpen(name: string) {
+  return {
+    open: vi.fn(() => {
+      const request = { error: null as DOMException | null, onerror: null as (() => void) | null };
+      setTimeout(() => {
+        request.error = new DOMException('The database cannot be opened.', name);
+        request.onerror?.();
+      });
+      return request;
+    }),
+  };
+}
+
+/** Browsers where `indexedDB` is there but no database opens. */
+const unopenable: [string, () => unknown][] = [
+  ['indexedDB is null (IndexedDB turned off)', () => null],
+  [
+    'open() throws SecurityError (site data blocked)',
+    () => ({
+      open: () => {
+        throw new DOMException('The operation is insecure.', 'SecurityError');
+      },
+    }),
+  ],
+  [
+    'open() fails with InvalidStateError (an older Firefox private window)',
+    () => failingOpen('InvalidStateError'),
+  ],
+  ['open() fails with UnknownError (a corrupt profile)', () => failingOpen('UnknownError')],
+];
+
+describe('where there is no IndexedDB, or it cannot be opened (some private windows)', () => {
   test("'auto' goes on with Bearer tokens", async () => {
     vi.stubGlobal('indexedDB', undefined);
     const { client } = await signedIn(dpopProvider, 'auto');
@@ -710,6 +742,39 @@ describe('where there is no IndexedDB (some private windows)', () => {
     expect(harness.redirects).toEqual([]);
     expect(client.getSnapshot().error).toMatchObject({ code: 'config_invalid', field: 'dpop' });
     expect(client.getSnapshot().error?.message).toMatch(/IndexedDB/);
+  });
+
+  test.each(unopenable)("'auto' goes on with Bearer tokens where %s", async (_, factory) => {
+    vi.stubGlobal('indexedDB', factory());
+    const { client } = await signedIn(dpopProvider, 'auto');
+    expect(client.getSnapshot()).toMatchObject({ status: 'authenticated', error: null });
+    expect(client.getSnapshot().user?.token_type).toBe('Bearer');
+    expect(harness.provider.requests.every((request) => request.proof === null)).toBe(true);
+  });
+
+  test.each(unopenable)(
+    'true is config_invalid naming dpop, before leaving for the provider, where %s',
+    async (_, factory) => {
+      vi.stubGlobal('indexedDB', factory());
+      harness = createHarness({ ...dpopProvider });
+      const client = harness.createClient({ config: { dpop: true } });
+      await client.start();
+      const signingIn = client.signIn();
+      // Not awaited at once: a sign-in that left for the provider waits for the page to go.
+      await vi.waitFor(() => expect(client.getSnapshot().status).toBe('error'));
+      await signingIn;
+      expect(harness.redirects).toEqual([]);
+      expect(client.getSnapshot().error).toMatchObject({ code: 'config_invalid', field: 'dpop' });
+      expect(client.getSnapshot().error?.message).toMatch(/IndexedDB/);
+    },
+  );
+
+  test('the page tries to open IndexedDB once: the callback page does not try again', async () => {
+    const factory = failingOpen('InvalidStateError');
+    vi.stubGlobal('indexedDB', factory);
+    const { client } = await signedIn(dpopProvider, 'auto');
+    expect(client.getSnapshot().user?.token_type).toBe('Bearer');
+    expect(factory.open).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -8,6 +8,9 @@ type KeyStore = NonNullable<UserManagerSettings['dpop']>['store'];
 /** The one algorithm oidc-client-ts signs proofs with (a P-256 key). */
 const proofAlg = 'ES256';
 
+/** Whether the key store opens in an `indexedDB` (null where turned off), asked once a page. */
+const probed = new Map<IDBFactory | null, Promise<'indexeddb' | null>>();
+
 /**
  * DPoP (RFC 9449), a chunk of its own loaded only when `dpop` is set: whether the provider takes
  * it, a non-extractable key pair per session in IndexedDB (shared by the session's tabs, deleted
@@ -23,7 +26,8 @@ export class DPoP {
 
   /**
    * Why this client cannot use DPoP here, or null when it can: the provider must advertise ES256
-   * in `dpop_signing_alg_values_supported`, and the browser must have IndexedDB for the key.
+   * in `dpop_signing_alg_values_supported`, and the browser must have an IndexedDB that opens for
+   * the key.
    */
   static async missing(core: SessionCore): Promise<'indexeddb' | 'provider' | null> {
     if (typeof indexedDB === 'undefined') return 'indexeddb';
@@ -31,7 +35,19 @@ export class DPoP {
       dpop_signing_alg_values_supported?: unknown;
     };
     const algs = metadata.dpop_signing_alg_values_supported;
-    return Array.isArray(algs) && algs.includes(proofAlg) ? null : 'provider';
+    if (!Array.isArray(algs) || !algs.includes(proofAlg)) return 'provider';
+    // It may be null (turned off), or there and not open, at once (SecurityError) or on the
+    // request (InvalidStateError in older Firefox private windows, UnknownError with a corrupt
+    // profile): found out here, not at the code exchange, after the provider was visited.
+    let missing = probed.get(indexedDB);
+    if (missing === undefined) {
+      missing = new IndexedDbDPoPStore().getAllKeys().then(
+        () => null,
+        () => 'indexeddb' as const,
+      );
+      probed.set(indexedDB, missing);
+    }
+    return missing;
   }
 
   /** Turns on oidc-client-ts's proofs for every token request of this client from now on. */
@@ -46,6 +62,8 @@ export class DPoP {
    * the tabs, so one tab deletes them for all).
    */
   static async forgetKeys(core: SessionCore, drop: (session: string) => boolean): Promise<void> {
+    // None to delete where the key store does not open (see `missing`).
+    if (await probed.get(indexedDB)) return;
     const prefix = keyName(core, '');
     const store = new IndexedDbDPoPStore();
     for (const key of await store.getAllKeys()) {

@@ -29,8 +29,8 @@ export class TokenPresenter {
   /**
    * DPoP for the next token request, or null: on for a session whose tokens are bound (whatever
    * the config or discovery say now); else as `dpop` says, `'auto'` and `true` asking the
-   * provider's discovery once (`true` without DPoP there: `config_invalid`). A failure is thrown,
-   * and the next call asks again.
+   * provider's discovery and the browser's IndexedDB once (`true` without DPoP there:
+   * `config_invalid`). A failure is thrown, and the next call asks again.
    */
   dpop(): Promise<DPoP | null> {
     if (this.bound) return this.proofs();
@@ -45,7 +45,7 @@ export class TokenPresenter {
             process.env.NODE_ENV !== 'production' && [
               missing === 'provider'
                 ? `oidc-kit config: \`dpop\` is true, but ${this.core.config.oidc.authority} does not advertise DPoP (ES256 in dpop_signing_alg_values_supported). Enable it at the provider, or use dpop: 'auto'.`
-                : "oidc-kit config: `dpop` is true, but this browser has no IndexedDB to keep the key in (a private window?). Use dpop: 'auto' to go on without DPoP there.",
+                : "oidc-kit config: `dpop` is true, but this browser's IndexedDB, where the key is kept, is missing or does not open (a private window?). Use dpop: 'auto' to go on without DPoP there.",
               'Nobody was signed in.',
             ],
             { field: 'dpop' },
