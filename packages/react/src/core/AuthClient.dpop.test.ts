@@ -325,6 +325,38 @@ describe('DPoP (RFC 9449) with a provider that advertises it', () => {
     });
   });
 
+  test('a nonce that comes with a successful token response is the one the next token request carries (RFC 9449 §8.2): each refresh token goes once', async () => {
+    const { client } = await signedIn({ dpop: true, dpopNonce: true, dpopNonceRotates: true });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      // The first refresh follows the code exchange's answer, the second the first refresh's.
+      for (const _ of ['after the exchange', 'after a refresh']) {
+        const refreshToken = client.getSnapshot().user?.refresh_token as string;
+        const nonce = harness.provider.dpopNonces.token;
+        await client.renew();
+        expect(harness.provider.presentations(refreshToken)).toBe(1);
+        expect(requestsTo('refresh').at(-1)?.proof?.nonce).toBe(nonce);
+        // Past the 10 s floor between a session's token requests.
+        vi.setSystemTime(Date.now() + 11_000);
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(requestsTo('refresh')).toHaveLength(2);
+    expect(client.getSnapshot()).toMatchObject({ status: 'authenticated', error: null });
+  });
+
+  test('a nonce with tokens that IndexedDB fails to keep does not cost the answer (its refresh token is spent)', async () => {
+    const { client } = await signedIn({ dpop: true, dpopNonceRotates: true });
+    const before = client.getSnapshot().user?.access_token;
+    vi.spyOn(IndexedDbDPoPStore.prototype, 'set').mockRejectedValue(
+      new DOMException('The quota has been exceeded.', 'QuotaExceededError'),
+    );
+    const renewed = await client.renew();
+    expect(renewed?.access_token).not.toBe(before);
+    expect(client.getSnapshot()).toMatchObject({ status: 'authenticated', error: null });
+  });
+
   test('a renewal is proven by the same key, and its tokens stay bound to it', async () => {
     const { client } = await signedIn();
     const jkt = requestsTo('token')[0]?.proof?.jkt;

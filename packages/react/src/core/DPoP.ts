@@ -165,7 +165,9 @@ function enableProofs(
   const userinfo = inner?._validator?._userInfoService?._jsonService;
   if (
     inner?.settings === undefined ||
-    posting.some((service) => service?.postForm === undefined) ||
+    posting.some(
+      (service) => service?.postForm === undefined || service.fetchWithTimeout === undefined,
+    ) ||
     userinfo?.fetchWithTimeout === undefined
   ) {
     // Without it token requests would go without proofs, and the tokens unbound, unnoticed.
@@ -178,6 +180,19 @@ function enableProofs(
   // An exchange that fails before userinfo leaves its token here: only the latest few are kept.
   const bound = new Set<string>();
   for (const service of posting as JsonServiceInside[]) {
+    const fetchTimed = service.fetchWithTimeout.bind(service);
+    // oidc-client-ts reads the token endpoint's `DPoP-Nonce` from refusals only, yet the nonce of
+    // any answer, a success too, is the one the next token request must carry (RFC 9449 §8.2):
+    // else that request is refused for it and sent again (a refresh token presented twice).
+    service.fetchWithTimeout = async (url, init) => {
+      const response = await fetchTimed(url, init);
+      const nonce = response.headers.get('DPoP-Nonce');
+      if (nonce !== null) {
+        // Best effort: the answer (a refresh token may be spent) goes on whatever the store does.
+        await keepNonce(dpop.store, manager.settings.client_id, nonce).catch(() => undefined);
+      }
+      return response;
+    };
     const postForm = service.postForm.bind(service);
     service.postForm = (url, args) =>
       postForm(url, args).then(
@@ -217,9 +232,6 @@ function enableProofs(
 
 interface JsonServiceInside {
   postForm(url: string, args: { body: URLSearchParams }): Promise<unknown>;
-}
-
-interface UserInfoServiceInside {
   fetchWithTimeout(
     input: RequestInfo,
     init: RequestInit & { headers?: Record<string, string>; timeoutInSeconds?: number },
@@ -231,8 +243,20 @@ interface OidcClientInside {
   _tokenClient?: { _jsonService?: JsonServiceInside };
   _validator?: {
     _tokenClient?: { _jsonService?: JsonServiceInside };
-    _userInfoService?: { _jsonService?: UserInfoServiceInside };
+    _userInfoService?: { _jsonService?: JsonServiceInside };
   };
+}
+
+/**
+ * Keeps the token endpoint's `nonce` where oidc-client-ts reads it for the next proof of a token
+ * request, as it does itself after a `use_dpop_nonce` refusal: in the key's entry of the store.
+ */
+async function keepNonce(store: KeyStore, clientId: string, nonce: string): Promise<void> {
+  const state = (await store.get(clientId)) as DPoPState | undefined;
+  if (state !== undefined && state.nonce !== nonce) {
+    state.nonce = nonce;
+    await store.set(clientId, state);
+  }
 }
 
 /**

@@ -75,6 +75,11 @@ export interface FakeProviderOptions {
   apiDpopNonce?: boolean;
   /** Every refusal of the token endpoint carries a fresh `DPoP-Nonce`, as oidc-provider's do. */
   dpopNonceOnErrors?: boolean;
+  /**
+   * The token endpoint's nonce changes at each of its successful answers, which carries the new one
+   * (RFC 9449 §8.2), as oidc-provider's does when its nonce rotates.
+   */
+  dpopNonceRotates?: boolean;
 }
 
 /** A DPoP proof as the fake provider read it. */
@@ -279,7 +284,7 @@ export class FakeProvider {
       case 'token':
         return (
           this.dpopRefusal(request, proof) ??
-          this.withNonceOnError(
+          this.withNonce(
             await this.delayed(request.signal, () =>
               this.exchangeCode(body ?? new URLSearchParams(), proof),
             ),
@@ -298,7 +303,7 @@ export class FakeProvider {
           this.options.loseNextRefreshResponse = false;
           throw new TypeError('Failed to fetch');
         }
-        return this.withNonceOnError(answer);
+        return this.withNonce(answer);
       }
       case 'revoke':
         this.revoke(body?.get('token') ?? '');
@@ -352,10 +357,18 @@ export class FakeProvider {
     return answer();
   }
 
-  private withNonceOnError(answer: Response): Response {
-    if (this.options.dpopNonceOnErrors !== true || answer.ok) return answer;
+  /** A token endpoint's answer with the nonce of `dpopNonceOnErrors` or `dpopNonceRotates`. */
+  private withNonce(answer: Response): Response {
+    let nonce: string;
+    if (answer.ok && this.options.dpopNonceRotates === true) {
+      nonce = this.dpopNonces.token = `tn-${random()}`;
+    } else if (!answer.ok && this.options.dpopNonceOnErrors === true) {
+      nonce = `fresh-${random()}`;
+    } else {
+      return answer;
+    }
     const headers = new Headers(answer.headers);
-    headers.set('DPoP-Nonce', `fresh-${random()}`);
+    headers.set('DPoP-Nonce', nonce);
     return new Response(answer.body, { status: answer.status, headers });
   }
 
