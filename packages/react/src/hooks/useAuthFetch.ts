@@ -1,3 +1,4 @@
+import { useCallback } from 'react';
 import type { AuthFetch } from '../core/authFetch';
 import { useAuthClient } from './useAuthClient';
 
@@ -10,5 +11,7 @@ import { useAuthClient } from './useAuthClient';
  * const orders = await authFetch('/api/orders').then((response) => response.json());
  */
 export function useAuthFetch(): AuthFetch {
-  return useAuthClient('useAuthFetch').fetch;
+  const client = useAuthClient('useAuthFetch');
+  // Called on the client, so that an engine whose methods need their object works too.
+  return useCallback<AuthFetch>((input, init) => client.fetch(input, init), [client]);
 }

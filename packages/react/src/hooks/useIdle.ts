@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useCallback, useSyncExternalStore } from 'react';
 import { useAuthClient } from './useAuthClient';
 import { useSecondClock } from './useSecondClock';
 
@@ -26,11 +26,11 @@ export interface IdleState {
  */
 export function useIdle(): IdleState {
   const { idle } = useAuthClient('useIdle');
-  const { status, deadline } = useSyncExternalStore(
-    idle.subscribe,
-    idle.getSnapshot,
-    idle.getSnapshot,
-  );
+  // Called on `idle`, so that an engine whose methods need their object works too.
+  const subscribe = useCallback((listener: () => void) => idle.subscribe(listener), [idle]);
+  const read = useCallback(() => idle.getSnapshot(), [idle]);
+  const stay = useCallback(() => idle.stay(), [idle]);
+  const { status, deadline } = useSyncExternalStore(subscribe, read, read);
   const ticking = status === 'warning';
   // The clock, to the second, during the warning only.
   const now = useSecondClock(ticking) * 1000;
@@ -38,6 +38,6 @@ export function useIdle(): IdleState {
     status,
     // The server's clock is 0 (server render and hydration): no countdown from 1970.
     remaining: ticking && deadline !== null && now !== 0 ? Math.max(0, deadline - now) : Infinity,
-    stay: idle.stay,
+    stay,
   };
 }

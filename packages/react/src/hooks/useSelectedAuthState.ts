@@ -1,4 +1,4 @@
-import { useRef, useSyncExternalStore } from 'react';
+import { useCallback, useRef, useSyncExternalStore } from 'react';
 import type { AuthSnapshot } from '../core/authState';
 import { useAuthClient } from './useAuthClient';
 
@@ -32,5 +32,7 @@ export function useSelectedAuthState<T>(
     memo.current = { snapshot, selector, selection };
     return selection;
   };
-  return useSyncExternalStore(client.subscribe, select, select);
+  // Called on the client, so that an engine whose methods need their object works too.
+  const subscribe = useCallback((listener: () => void) => client.subscribe(listener), [client]);
+  return useSyncExternalStore(subscribe, select, select);
 }
