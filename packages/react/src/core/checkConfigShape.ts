@@ -97,10 +97,44 @@ export function checkConfigShape(config: unknown, origin: string | undefined): v
     (value) => storages.includes(value as string),
     `one of ${storages.map((s) => `"${s}"`).join(', ')}`,
   );
+  checkIdleShape(input.idle);
   optional(
     input,
     'roles',
     (value) => typeof value === 'function',
     'a function from user to roles, e.g. roleReaders.keycloak()',
   );
+}
+
+/** The time WCAG 2.2.1 (Timing Adjustable) asks to leave a user to extend a time limit. */
+const wcagWarning = 20_000;
+
+/**
+ * `idle`'s keys (a misspelt `warning` would leave the default in silence), and a warning under
+ * the 20 s WCAG 2.2.1 asks for, which is allowed (a kiosk, a test) but said. The values
+ * themselves are checked by `resolveIdle`, in every build.
+ */
+function checkIdleShape(idle: unknown): void {
+  if (typeof idle !== 'object' || idle === null) return;
+  for (const key of Object.keys(idle)) {
+    if (key !== 'timeout' && key !== 'warning') {
+      throw configInvalid(
+        `idle.${key}`,
+        'is not an idle setting: idle takes timeout and warning, in milliseconds.',
+      );
+    }
+  }
+  const { timeout, warning = typeof timeout === 'number' ? Math.min(60_000, timeout / 2) : 0 } =
+    idle as { timeout?: unknown; warning?: unknown };
+  if (
+    typeof warning === 'number' &&
+    warning > 0 &&
+    warning < wcagWarning &&
+    typeof timeout === 'number' &&
+    warning < timeout
+  ) {
+    console.warn(
+      `oidc-kit: idle.warning is ${warning} ms${'warning' in idle ? '' : ' (half of idle.timeout)'}. Under 20 s, some users cannot answer the warning in time (WCAG 2.2.1 asks for 20 s): set idle.warning to 20_000 or more.`,
+    );
+  }
 }

@@ -404,6 +404,37 @@ describe('validateConfig in a production build', () => {
 });
 
 describe('idle sign-out settings', () => {
+  test('a misspelt key inside idle is refused in development, naming it (else the default warning would hold in silence)', () => {
+    const idle = { timeout: 900_000, warnig: 120_000 };
+    const error = failure({ ...valid, idle });
+    expect(error.field).toBe('idle.warnig');
+    expect(error.message).toMatch(/timeout and warning/);
+  });
+
+  test('a warning under 20 s, set or by default, is said in development (WCAG 2.2.1), not refused', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const short = validateConfig(
+        { ...valid, idle: { timeout: 900_000, warning: 5_000 } },
+        { origin },
+      );
+      expect(short.idle).toEqual({ timeout: 900_000, warning: 5_000 });
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]?.[0])).toMatch(/idle\.warning is 5000 ms\..*WCAG 2\.2\.1/);
+      validateConfig({ ...valid, idle: { timeout: 30_000 } }, { origin });
+      expect(String(warn.mock.calls[1]?.[0])).toMatch(/15000 ms \(half of idle\.timeout\)/);
+      validateConfig({ ...valid, idle: { timeout: 900_000, warning: 20_000 } }, { origin });
+      validateConfig({ ...valid, idle: { timeout: 900_000 } }, { origin });
+      expect(warn).toHaveBeenCalledTimes(2);
+      vi.stubEnv('NODE_ENV', 'production');
+      validateConfig({ ...valid, idle: { timeout: 900_000, warning: 5_000 } }, { origin });
+      expect(warn).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.unstubAllEnvs();
+      warn.mockRestore();
+    }
+  });
+
   test('off unless set; the warning defaults to a minute, or half a shorter timeout', () => {
     expect(validateConfig(valid, { origin }).idle).toBeNull();
     expect(validateConfig({ ...valid, idle: { timeout: 900_000 } }, { origin }).idle).toEqual({
