@@ -318,6 +318,18 @@ describe('DPoP-bound tokens (cnf.jkt)', () => {
     expect(me).toHaveBeenCalledTimes(1);
   });
 
+  it('answers a proof whose htu percent-encodes an unreserved character of the path (RFC 9449 §4.3)', async () => {
+    const token = await boundToken();
+    const response = await api().request('/me', {
+      headers: {
+        Authorization: `DPoP ${token}`,
+        DPoP: await signProof(dpopKey, `${publicOrigin}/%6De`, token),
+      },
+    });
+    expect(response.status).toBe(200);
+    expect(me).toHaveBeenCalledTimes(1);
+  });
+
   it.each([
     ['sent as a bearer token', async (token: string) => bearer(token), 'invalid_token'],
     [

@@ -44,6 +44,32 @@ describe('verifyDPoPProof', () => {
     ).resolves.toBeUndefined();
   });
 
+  it.each([
+    ['a percent-encoded unreserved character in htu', 'http://localhost:4001/%6De', url],
+    ['percent-encoded unreserved characters in the request', url, 'http://localhost:4001/%6d%65'],
+    ['lower-case hex in htu', 'http://localhost:4001/a%2fb', 'http://localhost:4001/a%2Fb'],
+    [
+      'an encoded tilde against a plain one',
+      'http://localhost:4001/%7Euser',
+      'http://localhost:4001/~user',
+    ],
+  ])(
+    'accepts a proof whose htu is the request URL up to percent-encoding (RFC 3986 §6.2.2): %s',
+    async (_label, htu, requestUrl) => {
+      await expect(
+        check(await signProof(key, htu, token), { url: new URL(requestUrl) }),
+      ).resolves.toBeUndefined();
+    },
+  );
+
+  it('refuses a proof whose htu encodes a reserved character the request URL has plain', async () => {
+    // `%2F` is data within a segment, not a separator (RFC 3986 §2.2): another resource.
+    const proof = await signProof(key, 'http://localhost:4001/a%2Fb', token);
+    expect(await refusal(check(proof, { url: new URL('http://localhost:4001/a/b') }))).toBe(
+      'The DPoP proof is for another URL.',
+    );
+  });
+
   it('accepts a proof signed with Ed25519 (RFC 9864), an algorithm the dev provider advertises', async () => {
     const edKey = await createDPoPKey('Ed25519');
     const proof = await signProof(edKey, url, token, { header: { alg: 'Ed25519' } });

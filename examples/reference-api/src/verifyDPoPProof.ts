@@ -62,12 +62,19 @@ async function sha256(value: string): Promise<string> {
   );
 }
 
-/** `htu` as RFC 9449 §4.3 compares it: the URL without query and fragment. */
+/**
+ * `htu` as RFC 9449 §4.3 compares it: the URL without query and fragment, normalized. The WHATWG
+ * parser handles case, default port and dot segments; percent-encoding is normalized here (RFC
+ * 3986 §6.2.2.1, §6.2.2.2): unreserved characters decoded, other escapes in upper-case hex.
+ */
 function withoutQuery(url: string | URL): string {
   const copy = new URL(url);
   copy.search = '';
   copy.hash = '';
-  return copy.href;
+  return copy.href.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
+    const char = String.fromCharCode(parseInt(hex, 16));
+    return /[\w.~-]/.test(char) ? char : escape.toUpperCase();
+  });
 }
 
 /**
