@@ -16,7 +16,13 @@ const defaultIdle = { timeout: 60_000, warning: 20_000 };
 /** Two signed-in tabs with idle sign-out, each with its own input, on a fake clock. */
 async function twoTabs(
   idle: { timeout: number; warning?: number } = defaultIdle,
-  options: { lag?: number; secondDeaf?: () => boolean; shared?: (shared: Storage) => Storage } = {},
+  options: {
+    lag?: number;
+    /** With `lag`: a write that lands fires a `storage` event, as a browser does in other tabs. */
+    events?: boolean;
+    secondDeaf?: () => boolean;
+    shared?: (shared: Storage) => Storage;
+  } = {},
 ) {
   harness = createHarness();
   const inputs = [new EventTarget(), new EventTarget()] as const;
@@ -29,7 +35,12 @@ async function twoTabs(
       ? options.shared === undefined
         ? undefined
         : ([options.shared(harness.shared), options.shared(harness.shared)] as const)
-      : laggingViews(harness.shared, options.lag, (key) => key.startsWith('oidc-kit:idle:'));
+      : laggingViews(
+          harness.shared,
+          options.lag,
+          (key) => key.startsWith('oidc-kit:idle:'),
+          options.events,
+        );
   const firstStorage = newStorage();
   const { client: first } = await harness.signIn(harness.createClient({ config: { idle } }), {
     config: { idle },
@@ -190,6 +201,49 @@ describe('idle sign-out across tabs', () => {
     await vi.waitFor(() => expect([status(a), status(b)]).toEqual(['active', 'active']));
     await vi.advanceTimersByTimeAsync(30_000);
     expect(a.getSnapshot().status).toBe('authenticated');
+  });
+
+  test('"stay" in one tab ends the warning in another that missed the message, once the shared record reaches it', async () => {
+    let deaf = false;
+    // The second tab sees the first one's idle record half a second late, with a storage event.
+    const { a, b } = await twoTabs(defaultIdle, { lag: 500, events: true, secondDeaf: () => deaf });
+    await vi.advanceTimersByTimeAsync(41_000);
+    expect([status(a), status(b)]).toEqual(['warning', 'warning']);
+    deaf = true;
+    a.idle.stay();
+    expect(status(a)).toBe('active');
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(status(b)).toBe('active');
+    expect(b.idle.getSnapshot().deadline).toBe(a.idle.getSnapshot().deadline);
+  });
+
+  test('stopped, the clock leaves no storage listener behind', async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    await harness.signIn(harness.createClient({ config: { idle: defaultIdle } }), {
+      config: { idle: defaultIdle },
+      storage,
+    });
+    const client = harness.createClient({
+      storage,
+      config: { idle: defaultIdle },
+      environment: { inputTarget: new EventTarget() },
+    });
+    await client.start();
+    await vi.waitFor(() => expect(client.idle.getSnapshot().deadline).not.toBeNull());
+    const removed = vi.spyOn(globalThis, 'removeEventListener');
+    const added = vi.spyOn(globalThis, 'addEventListener');
+    client.stop();
+    const stopped = removed.mock.calls.filter(([type]) => type === 'storage').length;
+    // Started again, it listens as before; stopped again, it leaves as many behind as before.
+    await client.start();
+    await vi.waitFor(() => expect(client.idle.getSnapshot().deadline).not.toBeNull());
+    const listening = added.mock.calls.filter(([type]) => type === 'storage').map(([, l]) => l);
+    expect(listening.length).toBe(stopped);
+    removed.mockClear();
+    client.stop();
+    const left = removed.mock.calls.filter(([type]) => type === 'storage').map(([, l]) => l);
+    expect(left).toEqual(expect.arrayContaining(listening));
   });
 
   test('a tab that slept past the end signs out within a second of waking', async () => {

@@ -63,6 +63,14 @@ export class IdleClock {
     }
     target.addEventListener('focus', onInput);
     this.undo.push(() => target.removeEventListener('focus', onInput));
+    // Another tab's shared record, for a tab that missed its message (frozen, or still queued):
+    // otherwise "stay" there would leave this tab's warning open until its old end.
+    const onStorage = (event: StorageEvent) => {
+      const stored = event.key === this.core.storageKey('idle') ? this.readShared() : null;
+      if (stored !== null) this.onIdleMessage(stored);
+    };
+    globalThis.addEventListener('storage', onStorage);
+    this.undo.push(() => globalThis.removeEventListener('storage', onStorage));
     this.undo.push(this.core.authState.subscribe(() => this.update()));
     this.update();
   }
