@@ -1,13 +1,20 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { Profiler, StrictMode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { createHookHarness } from '../../test/support/hookHarness';
 import { unhandledRejectionsDuring } from '../../test/support/unhandledRejections';
+import { AuthProvider } from '../AuthProvider';
 import { AuthContext } from '../authContext';
 import { MockAuthProvider, createMockAuthClient, createTestUser } from '../testing';
 import { AuthCallback } from './AuthCallback';
 
-afterEach(() => history.replaceState(null, '', '/'));
+const hooks = createHookHarness();
+afterEach(() => {
+  hooks.dispose();
+  history.replaceState(null, '', '/');
+});
 
 describe('AuthCallback', () => {
   test('shows progress while the callback is processed', () => {
@@ -108,5 +115,33 @@ describe('AuthCallback', () => {
       </MockAuthProvider>,
     );
     expect(screen.getByRole('link', { name: 'Continue' }).getAttribute('href')).toBe('/');
+  });
+
+  // It reads the status, the error and signIn: a renewal changes none of them.
+  test('does not re-render when the tokens are renewed', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const client = await hooks.signedInClient();
+    let commits = 0;
+    render(
+      <StrictMode>
+        <AuthProvider client={client}>
+          <Profiler id="AuthCallback" onRender={() => (commits += 1)}>
+            <MemoryRouter initialEntries={['/callback']}>
+              <AuthCallback />
+            </MemoryRouter>
+          </Profiler>
+        </AuthProvider>
+      </StrictMode>,
+    );
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Continue' })).toBeDefined());
+    const before = commits;
+
+    for (let round = 0; round < 3; round += 1) {
+      const previous = client.getSnapshot().user;
+      vi.setSystemTime(Date.now() + 11_000); // past the 10 s between token requests
+      await act(() => client.renew());
+      expect(client.getSnapshot().user).not.toBe(previous);
+    }
+    expect(commits).toBe(before);
   });
 });

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
-import { AuthErrorMessage, AuthPending, useAuth } from '@oidc-kit/react';
+import { AuthErrorMessage, AuthPending, useAuthActions, useAuthState } from '@oidc-kit/react';
 // Bundled into this entry: a few lines, not worth a public export.
 import { reportRejection } from '../reportRejection';
 
@@ -31,7 +31,10 @@ export function AuthCallback({
   fallback = <AuthPending />,
   home = '/',
 }: AuthCallbackProps): ReactNode {
-  const { status, error, signIn } = useAuth();
+  // Slices, not useAuth(): a token renewal changes neither, and re-renders nothing here.
+  const status = useAuthState((state) => state.status);
+  const error = useAuthState((state) => state.error);
+  const { signIn } = useAuthActions();
   // The router still shows a sign-in response that the client has taken out of the address bar:
   // it processed it and is moving the app on. Progress until the route changes, whatever the
   // outcome. (A response the client did not take, e.g. with no client running, stays there.)
