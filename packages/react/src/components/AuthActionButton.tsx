@@ -29,23 +29,29 @@ export const AuthActionButton = /* @__PURE__ */ forwardRef<
   if (running && pending) setRunning(false);
   const busy = running || pending;
 
-  const handleClick = composeEventHandlers(onClick, (_event: MouseEvent<HTMLButtonElement>) => {
-    // With asChild the element is only aria-disabled: the click still arrives.
+  const handleClick = composeEventHandlers<MouseEvent<HTMLButtonElement>>(onClick, () => {
+    // Busy is only aria-disabled (and asChild's element has no `disabled`): the click arrives.
     if (busy || disabled) return;
     setRunning(true);
     void reportRejection(action()).then(() => setRunning(false));
   });
 
-  const shared = { ...props, 'aria-busy': busy || undefined, onClick: handleClick };
+  // Busy, the button is not `disabled`: the browser would move focus off it, to <body>.
+  const shared = {
+    ...props,
+    'aria-disabled': busy || disabled || props['aria-disabled'],
+    'aria-busy': busy || undefined,
+    onClick: handleClick,
+  };
   if (asChild) {
     return (
-      <Slot {...shared} aria-disabled={busy || disabled || undefined} ref={ref as never}>
+      <Slot {...shared} ref={ref as never}>
         {children}
       </Slot>
     );
   }
   return (
-    <button type="button" {...shared} disabled={busy || disabled} ref={ref}>
+    <button type="button" {...shared} disabled={disabled} ref={ref}>
       {children ?? defaultLabel}
     </button>
   );

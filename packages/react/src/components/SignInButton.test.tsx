@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createRef, forwardRef, useImperativeHandle, version } from 'react';
+import { StrictMode, createRef, forwardRef, useImperativeHandle, version } from 'react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createHarness } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
@@ -81,15 +81,40 @@ describe('SignInButton', () => {
     expect(auth.signIn.calls).toEqual([]);
   });
 
-  test('is busy (aria-busy, disabled) while signing in', async () => {
+  test('is busy (aria-busy, aria-disabled) while signing in', async () => {
     const auth = renderButton(<SignInButton />);
     const button = screen.getByRole('button');
     expect(button.getAttribute('aria-busy')).toBeNull();
+    expect(button.getAttribute('aria-disabled')).toBeNull();
     await userEvent.click(button);
     expect(button.getAttribute('aria-busy')).toBe('true');
-    expect((button as HTMLButtonElement).disabled).toBe(true);
+    expect(button.getAttribute('aria-disabled')).toBe('true');
     await userEvent.click(button);
     expect(auth.signIn.calls).toHaveLength(1);
+  });
+
+  // A disabled button cannot hold focus: the browser would move it to <body>, and keyboard and
+  // screen-reader users would lose their place (e.g. when a popup sign-in fails).
+  test('keeps focus while busy: aria-disabled, not disabled, and a second click starts nothing', async () => {
+    const auth = createMockAuthClient();
+    render(
+      <StrictMode>
+        <MockAuthProvider client={auth}>
+          <SignInButton popup />
+        </MockAuthProvider>
+      </StrictMode>,
+    );
+    const button = screen.getByRole('button', { name: 'Sign in' }) as HTMLButtonElement;
+    button.focus();
+    await userEvent.click(button);
+    expect(button.getAttribute('aria-busy')).toBe('true');
+    expect(button.getAttribute('aria-disabled')).toBe('true');
+    expect(button.disabled).toBe(false);
+    expect(document.activeElement).toBe(button);
+    await userEvent.click(button);
+    await userEvent.keyboard('{Enter}');
+    expect(auth.signIn.calls).toHaveLength(1);
+    expect(document.activeElement).toBe(button);
   });
 
   test('a redirect that never leaves the page (the user chose "Stay on page") frees the button again', async () => {
@@ -105,11 +130,12 @@ describe('SignInButton', () => {
     const button = screen.getByRole('button', { name: 'Sign in' });
     await act(async () => button.click());
     await vi.waitFor(() => expect(harness?.redirects).toHaveLength(1));
-    expect((button as HTMLButtonElement).disabled).toBe(true);
+    expect(button.getAttribute('aria-disabled')).toBe('true');
     // The client gives the redirect up and is signed out again (its own test covers that).
     await act(() => vi.advanceTimersByTimeAsync(15_000));
     await vi.waitFor(() => expect(client.getSnapshot().status).toBe('unauthenticated'));
     expect(button.getAttribute('aria-busy')).toBeNull();
+    expect(button.getAttribute('aria-disabled')).toBeNull();
     expect((button as HTMLButtonElement).disabled).toBe(false);
   });
 
@@ -266,6 +292,7 @@ describe('SignInButton', () => {
     });
     expect(leaked).toEqual([]);
     expect(logged).toHaveBeenCalledWith(failure);
+    expect(screen.getByRole('button').getAttribute('aria-disabled')).toBeNull();
     expect((screen.getByRole('button') as HTMLButtonElement).disabled).toBe(false);
   });
 });

@@ -19,7 +19,7 @@ export interface SignInButtonProps extends ButtonHTMLAttributes<HTMLButtonElemen
 
 /**
  * Starts sign-in. Your `onClick` runs first and may `preventDefault()` to cancel it. Busy
- * (`aria-busy`, disabled) while sign-in runs.
+ * (`aria-busy`, `aria-disabled`: it keeps focus) while sign-in runs.
  *
  * @example
  * <SignInButton returnTo="/dashboard">Sign in to continue</SignInButton>
