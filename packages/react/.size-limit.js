@@ -37,7 +37,7 @@ const entries = [
     import: '*',
     ignore: outside,
     gzip: true,
-    limit: '18699 B',
+    limit: '18711 B',
   },
   {
     name: '@oidc-kit/react typical entry (AuthProvider, useAuth, SignInButton, RequireAuth), oidc-client-ts bundled',
@@ -59,7 +59,7 @@ const entries = [
     },
     ignore: ['react', 'react-dom', 'react-router', 'jose'],
     gzip: true,
-    limit: '35565 B',
+    limit: '35581 B',
   },
   {
     name: '@oidc-kit/react/testing',
@@ -75,7 +75,7 @@ const entries = [
     import: '*',
     ignore: ['@oidc-kit/react', ...outside],
     gzip: true,
-    limit: '1279 B',
+    limit: '1331 B',
   },
   {
     name: '@oidc-kit/react/verify-signature (jose external)',

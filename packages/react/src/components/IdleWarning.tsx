@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef } from 'react';
 import type { CSSProperties, ReactNode } from 'react';
 import { useAuthActions } from '../hooks/useAuthActions';
-import { useIdle } from '../hooks/useIdle';
+import { useIdleFor } from '../hooks/useIdle';
 import { reportRejection } from '../reportRejection';
 
 /** Props of {@link IdleWarning}: every text replaceable; `className` replaces the default look. */
@@ -64,7 +64,7 @@ const defaultText = (time: string) => `For your security, you will be signed out
  * </AuthProvider>
  */
 export function IdleWarning(props: IdleWarningProps): ReactNode {
-  const { status, remaining, stay } = useIdle();
+  const { status, remaining, stay } = useIdleFor('IdleWarning');
   // Shown once the time left is known: not in the server's HTML, nor in the hydration pass.
   return status === 'warning' && remaining !== Infinity ? (
     <IdleDialog {...props} remaining={remaining} stay={stay} />

@@ -2,6 +2,7 @@ import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { describe, expect, test, vi } from 'vitest';
 import { Authorized } from './Authorized';
+import { IdleWarning } from './IdleWarning';
 import { RequireAuth } from './RequireAuth';
 import { SignedIn } from './SignedIn';
 import { SignedOut } from './SignedOut';
@@ -11,6 +12,7 @@ import { SignOutButton } from './SignOutButton';
 describe('outside AuthProvider every component throws, naming itself and the fix', () => {
   test.each([
     ['Authorized', <Authorized roles={['admin']} />],
+    ['IdleWarning', <IdleWarning />],
     ['RequireAuth', <RequireAuth />],
     ['SignedIn', <SignedIn />],
     ['SignedOut', <SignedOut />],

@@ -1,6 +1,7 @@
 import { useContext } from 'react';
 import { AuthContext } from '../authContext';
 import type { AuthContextValue } from '../authContext';
+import { missingProvider } from '../missingProvider';
 
 /**
  * The auth client of the nearest `AuthProvider`. Throws, naming the hook, when there is none.
@@ -10,7 +11,7 @@ export function useAuthClient(hook = 'useAuthClient'): AuthContextValue {
   if (client === null) {
     throw new Error(
       process.env.NODE_ENV !== 'production'
-        ? `${hook}() must be used inside <AuthProvider>. Wrap your app in <AuthProvider config={...}> (or <MockAuthProvider> from '@oidc-kit/react/testing' in tests and stories).`
+        ? missingProvider(hook)
         : `oidc-kit: ${hook}() outside <AuthProvider>`,
     );
   }

@@ -25,7 +25,12 @@ export interface IdleState {
  * if (status === 'warning') return <p>Signing out in {Math.ceil(remaining / 1000)} s <button onClick={stay}>Stay</button></p>;
  */
 export function useIdle(): IdleState {
-  const { idle } = useAuthClient('useIdle');
+  return useIdleFor('useIdle');
+}
+
+/** {@link useIdle}, naming `caller` in the error thrown outside `<AuthProvider>`. */
+export function useIdleFor(caller: string): IdleState {
+  const { idle } = useAuthClient(caller);
   // Called on `idle`, so that an engine whose methods need their object works too.
   const subscribe = useCallback((listener: () => void) => idle.subscribe(listener), [idle]);
   const read = useCallback(() => idle.getSnapshot(), [idle]);

@@ -17,6 +17,17 @@ afterEach(() => {
 });
 
 describe('AuthCallback', () => {
+  test('outside AuthProvider it throws, naming itself and the fix', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect(() =>
+      render(
+        <MemoryRouter>
+          <AuthCallback />
+        </MemoryRouter>,
+      ),
+    ).toThrow(/^AuthCallback\(\) must be used inside <AuthProvider>\. Wrap your app in/);
+  });
+
   test('shows progress while the callback is processed', () => {
     render(
       <MockAuthProvider state="signing-in">

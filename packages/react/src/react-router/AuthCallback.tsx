@@ -1,7 +1,15 @@
+import { useContext } from 'react';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
-import { AuthErrorMessage, AuthPending, useAuthActions, useAuthState } from '@oidc-kit/react';
-// Bundled into this entry: a few lines, not worth a public export.
+import {
+  AuthContext,
+  AuthErrorMessage,
+  AuthPending,
+  useAuthActions,
+  useAuthState,
+} from '@oidc-kit/react';
+// Bundled into this entry: a few lines each, not worth a public export.
+import { missingProvider } from '../missingProvider';
 import { reportRejection } from '../reportRejection';
 
 /** Props of {@link AuthCallback}. */
@@ -31,6 +39,14 @@ export function AuthCallback({
   fallback = <AuthPending />,
   home = '/',
 }: AuthCallbackProps): ReactNode {
+  // Checked first, so that the error names this component, not the hooks below.
+  if (useContext(AuthContext) === null) {
+    throw new Error(
+      process.env.NODE_ENV !== 'production'
+        ? missingProvider('AuthCallback')
+        : 'oidc-kit: AuthCallback() outside <AuthProvider>',
+    );
+  }
   // Slices, not useAuth(): a token renewal changes neither, and re-renders nothing here.
   const status = useAuthState((state) => state.status);
   const error = useAuthState((state) => state.error);

@@ -1,0 +1,8 @@
+/**
+ * What a hook or component thrown outside `<AuthProvider>` says in development, naming itself and
+ * the fix. Called behind a `process.env.NODE_ENV` check only, so production bundles drop it; the
+ * react-router entry bundles it (a few lines, not worth an export).
+ */
+export function missingProvider(name: string): string {
+  return `${name}() must be used inside <AuthProvider>. Wrap your app in <AuthProvider config={...}> (or <MockAuthProvider> from '@oidc-kit/react/testing' in tests and stories).`;
+}
