@@ -8,7 +8,7 @@ import { TitledView } from './TitledView';
  */
 export function AuthForbidden({
   title = 'Forbidden',
-  children = 'You are signed in, but this page needs a role your account does not have.',
+  children = 'You are signed in, but your account does not have access to this page.',
 }: {
   title?: string;
   children?: ReactNode;

@@ -26,8 +26,9 @@ describe('the default views', () => {
     expect(screen.queryAllByRole('heading')).toEqual([]);
     expect(screen.queryAllByRole('link')).toEqual([]);
     expect(screen.getByRole('status').textContent).toBe('Checking your session…');
+    // Worded for any requirement: roles, scopes or `when`.
     expect(screen.getByRole('alert', { name: 'Forbidden' }).textContent).toContain(
-      'this page needs a role your account does not have',
+      'You are signed in, but your account does not have access to this page.',
     );
     expect(screen.getByRole('alert', { name: 'Sign-in failed' }).textContent).toContain(
       'Sign-in was cancelled.',

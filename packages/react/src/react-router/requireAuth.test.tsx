@@ -119,6 +119,22 @@ describe('requireAuth loader guard (React Router data router, in memory)', () =>
     expect(auth.signIn.calls).toEqual([]);
   });
 
+  test.each([
+    ['a role', { roles: ['admin'] }],
+    ['a scope', { scopes: ['orders:write'] }],
+    ['`when`', { when: () => false }],
+  ] as const)('the 403 for %s not met words it for any requirement', async (_, requirements) => {
+    const auth = createMockAuthClient({ user: createTestUser({ roles: ['user'] }) });
+    const load = requireAuth(auth, requirements);
+    const failure: unknown = await load({ request: new Request('http://localhost/admin') }).catch(
+      (thrown: unknown) => thrown,
+    );
+    expect(failure).toMatchObject({
+      init: { status: 403 },
+      data: { code: 'forbidden', message: 'Your account does not have access to this page.' },
+    });
+  });
+
   test('starts sign-in for a signed-out user, with the requested URL as returnTo', async () => {
     const auth = createMockAuthClient({ state: 'unauthenticated' });
     renderRouter(auth);

@@ -92,7 +92,8 @@ export function requireAuth(
       writeGuardAttempt(null);
       if (!checkAccess(snapshot.user, requirements, (user) => client.readRoles(user))) {
         throw data<AuthGuardFailure>(
-          { code: 'forbidden', message: 'Your account lacks the role this page needs.' },
+          // Any requirement may have failed (roles, scopes, `when`): none is named.
+          { code: 'forbidden', message: 'Your account does not have access to this page.' },
           { status: 403 },
         );
       }
