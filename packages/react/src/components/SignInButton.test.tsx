@@ -261,6 +261,20 @@ describe('SignInButton', () => {
     expect(auth.signIn.calls).toHaveLength(1);
   });
 
+  test.each([
+    ['text', 'Log in'],
+    ['two elements', [<a key="1">Log</a>, <a key="2">in</a>]],
+    ['nothing', undefined],
+  ])(
+    'asChild with %s instead of one element throws, in development, saying what it needs',
+    (_, children) => {
+      vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      expect(() => renderButton(<SignInButton asChild>{children}</SignInButton>)).toThrow(
+        /^<SignInButton asChild> needs exactly one element as its child/,
+      );
+    },
+  );
+
   test('disabled, as a button or with asChild, does not sign in', async () => {
     const auth = renderButton(
       <>

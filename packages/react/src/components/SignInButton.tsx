@@ -4,6 +4,7 @@ import type { SignInOptions } from '../core/AuthClient';
 import { useAuthClient } from '../hooks/useAuthClient';
 import { useSelectedAuthState } from '../hooks/useSelectedAuthState';
 import { AuthActionButton } from './AuthActionButton';
+import { checkAsChild } from './checkAsChild';
 
 /** Props of {@link SignInButton}: a button's, plus where and how to sign in. */
 export interface SignInButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
@@ -28,6 +29,9 @@ export interface SignInButtonProps extends ButtonHTMLAttributes<HTMLButtonElemen
 export const SignInButton = /* @__PURE__ */ forwardRef<HTMLButtonElement, SignInButtonProps>(
   function SignInButton({ returnTo, popup, authorizeParams, ...props }, ref) {
     const client = useAuthClient('SignInButton');
+    if (process.env.NODE_ENV !== 'production') {
+      checkAsChild('SignInButton', props);
+    }
     const signingIn = useSelectedAuthState(
       'SignInButton',
       (state) => state.status === 'signing-in',

@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createRef } from 'react';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { MockAuthProvider, createMockAuthClient, createTestUser } from '../testing';
 import { SignOutButton } from './SignOutButton';
 
@@ -65,5 +65,16 @@ describe('SignOutButton', () => {
     expect(auth.signOut.calls).toEqual([]);
     await userEvent.click(screen.getByRole('link', { name: 'Leave' }));
     expect(auth.signOut.calls).toHaveLength(1);
+  });
+
+  test('asChild with text instead of one element throws, in development, saying what it needs', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect(() =>
+      render(
+        <MockAuthProvider user={createTestUser()}>
+          <SignOutButton asChild>Log out</SignOutButton>
+        </MockAuthProvider>,
+      ),
+    ).toThrow(/^<SignOutButton asChild> needs exactly one element as its child/);
   });
 });

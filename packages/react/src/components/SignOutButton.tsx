@@ -4,6 +4,7 @@ import type { SignOutOptions } from '../core/AuthClient';
 import { useAuthClient } from '../hooks/useAuthClient';
 import { useSelectedAuthState } from '../hooks/useSelectedAuthState';
 import { AuthActionButton } from './AuthActionButton';
+import { checkAsChild } from './checkAsChild';
 
 /** Props of {@link SignOutButton}: a button's, plus how to sign out. */
 export interface SignOutButtonProps
@@ -26,6 +27,9 @@ export const SignOutButton = /* @__PURE__ */ forwardRef<HTMLButtonElement, SignO
     ref,
   ) {
     const client = useAuthClient('SignOutButton');
+    if (process.env.NODE_ENV !== 'production') {
+      checkAsChild('SignOutButton', props);
+    }
     const signingOut = useSelectedAuthState(
       'SignOutButton',
       (state) => state.status === 'signing-out',
