@@ -801,6 +801,28 @@ describe('where there is no IndexedDB, or it cannot be opened (some private wind
     },
   );
 
+  test.each([['auto' as const], [true]])(
+    'dpop: %s, an open() that never answers counts as no IndexedDB after the timeout, before leaving for the provider',
+    async (dpop) => {
+      // Another connection's upgrade can hold an open request for as long as that page lives.
+      vi.stubGlobal('indexedDB', { open: () => ({}) });
+      harness = createHarness({ ...dpopProvider });
+      const config = { dpop, timeout: 300 };
+      const client = harness.createClient({ config });
+      await client.start();
+      const signingIn = client.signIn();
+      if (dpop === true) {
+        await vi.waitFor(() => expect(client.getSnapshot().status).toBe('error'));
+        await signingIn;
+        expect(harness.redirects).toEqual([]);
+        expect(client.getSnapshot().error).toMatchObject({ code: 'config_invalid', field: 'dpop' });
+        return;
+      }
+      // 'auto': the sign-in leaves with Bearer tokens once the probe has waited its timeout.
+      await vi.waitFor(() => expect(harness.redirects).toHaveLength(1));
+    },
+  );
+
   test('the page tries to open IndexedDB once: the callback page does not try again', async () => {
     const factory = failingOpen('InvalidStateError');
     vi.stubGlobal('indexedDB', factory);

@@ -39,12 +39,20 @@ export class DPoP {
     // It may be null (turned off), or there and not open, at once (SecurityError) or on the
     // request (InvalidStateError in older Firefox private windows, UnknownError with a corrupt
     // profile): found out here, not at the code exchange, after the provider was visited.
+    // One that does not answer within the timeout (another page's upgrade holds it) counts as
+    // not open: the sign-in would wait on it for as long.
     let missing = probed.get(indexedDB);
     if (missing === undefined) {
-      missing = new IndexedDbDPoPStore().getAllKeys().then(
-        () => null,
-        () => 'indexeddb' as const,
-      );
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      missing = Promise.race([
+        new IndexedDbDPoPStore().getAllKeys().then(
+          () => null,
+          () => 'indexeddb' as const,
+        ),
+        new Promise<'indexeddb'>((resolve) => {
+          timer = setTimeout(resolve, core.config.timeout, 'indexeddb');
+        }),
+      ]).finally(() => clearTimeout(timer));
       probed.set(indexedDB, missing);
     }
     return missing;
