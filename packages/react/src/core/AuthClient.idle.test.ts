@@ -81,8 +81,9 @@ async function twoTabs(
     },
     { timeout: 5_000 },
   );
-  // From here on a fake clock; "stay" restarts both clocks on it, from now.
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  // From here on a fake clock (the wall clock and the monotonic one); "stay" restarts both tabs'
+  // clocks on it, from now.
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
   a.idle.stay();
   await vi.waitFor(() => expect(b.idle.getSnapshot().deadline).toBe(a.idle.getSnapshot().deadline));
   return { a, b, inputs, pages };
@@ -399,9 +400,39 @@ describe('idle sign-out, adversarial', () => {
     const { a, b } = await twoTabs();
     await vi.advanceTimersByTimeAsync(10_000);
     vi.setSystemTime(Date.now() - 3_600_000);
-    await vi.advanceTimersByTimeAsync(59_000);
-    expect([status(a), status(b)]).toEqual(['warning', 'warning']);
+    // Nor for a timeout more: the 10 s spent idle before still count.
+    await vi.advanceTimersByTimeAsync(29_000);
+    expect([status(a), status(b)]).toEqual(['active', 'active']);
     await vi.advanceTimersByTimeAsync(2_000);
+    expect([status(a), status(b)]).toEqual(['warning', 'warning']);
+    await vi.advanceTimersByTimeAsync(20_000);
+    await vi.waitFor(() => {
+      expect(a.getSnapshot().status).not.toBe('authenticated');
+      expect(b.getSnapshot().status).not.toBe('authenticated');
+    });
+  });
+
+  test('a clock set back while the warning shows: the warning stays, and the end comes when it would have', async () => {
+    const { a, b } = await twoTabs();
+    await vi.advanceTimersByTimeAsync(45_000);
+    expect([status(a), status(b)]).toEqual(['warning', 'warning']);
+    vi.setSystemTime(Date.now() - 3_600_000);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect([status(a), status(b)]).toEqual(['warning', 'warning']);
+    await vi.advanceTimersByTimeAsync(14_000);
+    await vi.waitFor(() => {
+      expect(a.getSnapshot().status).not.toBe('authenticated');
+      expect(b.getSnapshot().status).not.toBe('authenticated');
+    });
+  });
+
+  test('a clock set back by less than the time spent idle does not put the end off', async () => {
+    const { a, b } = await twoTabs();
+    await vi.advanceTimersByTimeAsync(30_000);
+    vi.setSystemTime(Date.now() - 20_000);
+    await vi.advanceTimersByTimeAsync(11_000);
+    expect([status(a), status(b)]).toEqual(['warning', 'warning']);
+    await vi.advanceTimersByTimeAsync(20_000);
     await vi.waitFor(() => {
       expect(a.getSnapshot().status).not.toBe('authenticated');
       expect(b.getSnapshot().status).not.toBe('authenticated');

@@ -37,6 +37,8 @@ export class IdleClock {
   private last: IdleRecord | null = null;
   /** When this tab last shared its input. */
   private shared = 0;
+  /** The wall clock and the monotonic one, as `deadline` last read them. */
+  private reading: { wall: number; monotonic: number } | undefined;
   private pendingShare: ReturnType<typeof setTimeout> | undefined;
   private readonly undo: (() => void)[] = [];
 
@@ -185,14 +187,21 @@ export class IdleClock {
     const stored = this.readShared();
     if (stored?.session === last.session) this.remember(stored.at);
     const now = Date.now();
-    // Input "after now" was timed before the clock was set back: it counts as made now, in every
-    // tab, or an idle session would stay open for as long as the clock went back.
-    if ((this.last as IdleRecord).at > now) {
-      this.last = { session: last.session, at: now };
+    const monotonic = performance.now();
+    const reading = this.reading;
+    this.reading = { wall: now, monotonic };
+    // The clock set back (by hand, or a time sync) since the last reading, which the monotonic
+    // clock tells: the input moves back by as much, in every tab, so that the idle time already
+    // spent still counts (an open warning stays open, the end does not move). Input still "after
+    // now" counts as made now. (A machine asleep only moves the wall clock on: idle time too.)
+    const back = reading ? reading.wall + (monotonic - reading.monotonic) - now : 0;
+    const at = Math.min((this.last as IdleRecord).at - (back > 1_000 ? back : 0), now);
+    if (at !== (this.last as IdleRecord).at) {
+      this.last = { session: last.session, at };
       this.writeShared(this.last);
       this.shared = now;
     }
-    return (this.last as IdleRecord).at + this.idle.timeout;
+    return at + this.idle.timeout;
   }
 
   /** Where the clock stands now: active until the warning, the warning until the end, the end. */
