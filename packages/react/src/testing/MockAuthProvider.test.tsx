@@ -349,6 +349,20 @@ describe('createMockAuthClient, as the real client', () => {
     expect(auth.readRoles(user)).toEqual(['admin']);
   });
 
+  test('a readRoles that throws gives no roles, as the real client reads it', () => {
+    const throwing = () => {
+      throw new Error('no such claim');
+    };
+    const user = createTestUser();
+    const harness = createHarness();
+    try {
+      expect(harness.createClient({ config: { roles: throwing } }).readRoles(user)).toEqual([]);
+      expect(createMockAuthClient({ readRoles: throwing }).readRoles(user)).toEqual([]);
+    } finally {
+      harness.dispose();
+    }
+  });
+
   test('getAccessToken() and getAuthHeaders() asked while loading wait for the state that follows, as the real client does', async () => {
     const restored = createTestUser({ name: 'Alice Liddell' });
     const auth = createMockAuthClient({ state: 'loading' });

@@ -44,7 +44,7 @@ export interface MockAuthOptions {
   /**
    * Reads roles from a user, as the real config's `roles` option does. Default: the real client's
    * `defaultRoleReader` (the `roles` claim, a string split on spaces or commas, from the ID token,
-   * else from the access token).
+   * else from the access token). A reader that throws gives no roles, as in the real client.
    */
   readRoles?: RoleReader;
   /** The fetch the mock's authenticated fetch calls. Default `globalThis.fetch`. */
@@ -235,7 +235,14 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
         error: null,
       }),
     ),
-    readRoles: options.readRoles ?? defaultRoleReader,
+    // As the real client reads them: a reader that throws gives no roles.
+    readRoles: (user) => {
+      try {
+        return (options.readRoles ?? defaultRoleReader)(user);
+      } catch {
+        return [];
+      }
+    },
     fetch: createAuthFetch(
       {
         getAccessToken: () => getAccessToken(),
