@@ -1,6 +1,14 @@
 import { expect, test } from '@playwright/test';
 import { e2e } from './stack';
-import { fact, headerSignIn, logIn, snap, userName, watchProvider } from './support';
+import {
+  atProviderLogin,
+  fact,
+  headerSignIn,
+  logIn,
+  snap,
+  userName,
+  watchProvider,
+} from './support';
 
 test('6. a wrong password stays on the login page with the error', async ({ page }) => {
   await page.goto('/');
@@ -30,6 +38,23 @@ test('6. Cancel comes back with "sign-in cancelled", a working Try again, and no
   await expect(page).toHaveURL(`${e2e.app}/dashboard`);
   await expect(fact(page, 'Subject')).toHaveText('alice');
   expect(provider.authorizations()).toBe(2);
+});
+
+test('6. a sign-in cancelled back on /callback is explained once, with one Try again', async ({
+  page,
+}) => {
+  // Opened with nothing to finish (a bookmark, a replayed response), where Sign in returns to.
+  await page.goto('/callback');
+  await expect(page.getByRole('link', { name: 'Continue' })).toBeVisible();
+  await headerSignIn(page).click();
+  await atProviderLogin(page);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('alert')).toContainText('Sign-in was cancelled.');
+  await expect(page.getByRole('alert')).toHaveCount(1);
+  await expect(page.getByText('Sign-in was cancelled.')).toHaveCount(1);
+  await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(1);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign-in');
+  await snap(page, 'sign-in-cancelled-on-callback');
 });
 
 test('9. replaying an old callback URL ends on a clean page with no error loop', async ({

@@ -1,10 +1,10 @@
 import type { RouteObject } from 'react-router';
 import type { AuthContextValue } from '@oidc-kit/react';
-import { AuthCallback } from '@oidc-kit/react/react-router';
 import { Layout } from './components/Layout';
 import { PageLoading } from './components/PageLoading';
 import { createLoaders } from './loaders';
 import { AdminPage } from './pages/AdminPage';
+import { CallbackPage } from './pages/CallbackPage';
 import { DashboardPage } from './pages/DashboardPage';
 import { HomePage } from './pages/HomePage';
 import { NotFoundPage } from './pages/NotFoundPage';
@@ -33,7 +33,7 @@ export function createRoutes(auth: AuthContextValue): RouteObject[] {
       ),
       children: [
         { index: true, Component: HomePage },
-        { path: 'callback', Component: AuthCallback },
+        { path: 'callback', Component: CallbackPage },
         { path: 'dashboard', loader: loaders.dashboard, Component: DashboardPage, ...page },
         { path: 'profile', loader: loaders.profile, Component: ProfilePage, ...page },
         { path: 'admin', loader: loaders.admin, Component: AdminPage, ...page },
