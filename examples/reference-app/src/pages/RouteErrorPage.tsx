@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, useRevalidator, useRouteError } from 'react-router';
 import { SignInButton, describeSignInError, isAuthError, useAuthState } from '@oidc-kit/react';
+import type { AuthGuardFailure } from '@oidc-kit/react/react-router';
 import { isApiFailure } from '../api/api';
 import { ForbiddenPage } from './ForbiddenPage';
 import { NotFoundPage } from './NotFoundPage';
@@ -28,7 +29,11 @@ export function RouteErrorPage() {
         </section>
       );
     }
-    if (error.status === 403) return <ForbiddenPage />;
+    if (error.status === 403) {
+      // requireAuth's message: what was refused, whichever requirement (roles, scopes, `when`).
+      const reason = (error.data as Partial<AuthGuardFailure> | null)?.message;
+      return <ForbiddenPage reason={typeof reason === 'string' ? reason : undefined} />;
+    }
     if (error.status === 404) return <NotFoundPage />;
     if (error.status === 401) {
       // The page offers sign-in itself only when the banner does not (none, or dismissed).

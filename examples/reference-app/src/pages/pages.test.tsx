@@ -5,7 +5,9 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { AuthError } from '@oidc-kit/react';
 import { MockAuthProvider, createMockAuthClient, createTestUser } from '@oidc-kit/react/testing';
 import type { MockAuthClient, MockAuthOptions } from '@oidc-kit/react/testing';
+import { requireAuth } from '@oidc-kit/react/react-router';
 import { createRoutes } from '../routes';
+import { RouteErrorPage } from './RouteErrorPage';
 
 afterEach(() => sessionStorage.clear());
 
@@ -235,6 +237,29 @@ describe('pages', () => {
     expect(await screen.findByRole('heading', { name: 'Forbidden' })).toBeDefined();
     expect(fetch).not.toHaveBeenCalled();
     expect(auth.signIn.calls).toHaveLength(0);
+  });
+
+  test('a 403 for a requirement other than a role does not say a role is missing', async () => {
+    const auth = createMockAuthClient({ user: alice() });
+    const [root] = createRoutes(auth);
+    // A product screen added as routes.tsx says: guarded in its loader (here by a scope), the
+    // app's error page as its ErrorBoundary.
+    root?.children?.push({
+      path: 'orders',
+      loader: requireAuth(auth, { scopes: ['orders:write'] }),
+      element: <h1>Orders</h1>,
+      ErrorBoundary: RouteErrorPage,
+    });
+    const router = createMemoryRouter(root ? [root] : [], { initialEntries: ['/orders'] });
+    render(
+      <MockAuthProvider client={auth}>
+        <RouterProvider router={router} />
+      </MockAuthProvider>,
+    );
+    expect(await screen.findByRole('heading', { name: 'Forbidden' })).toBeDefined();
+    const page = screen.getByRole('main').textContent;
+    expect(page).not.toMatch(/role/);
+    expect(page).toContain('Your account does not have access to this page.');
   });
 
   test('the admin page shows the statistics and loads them again', async () => {
