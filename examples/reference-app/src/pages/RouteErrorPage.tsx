@@ -2,17 +2,24 @@ import { isRouteErrorResponse, useRevalidator, useRouteError } from 'react-route
 import { SignInButton, describeSignInError, isAuthError, useAuthState } from '@oidc-kit/react';
 import type { AuthGuardFailure } from '@oidc-kit/react/react-router';
 import { isApiFailure } from '../api/api';
+import type { ApiFailure } from '../api/api';
 import { ForbiddenPage } from './ForbiddenPage';
 import { NotFoundPage } from './NotFoundPage';
 import ui from '../styles/ui.module.css';
 
-/** What a failed loader shows: the API's failure with "Try again", 403, 404, sign-in needed. */
+/** What a failed loader shows: 403 (the guard's or the API's), the API's failure with "Try again", 404, sign-in needed. */
 export function RouteErrorPage() {
   const error = useRouteError();
   const { revalidate, state } = useRevalidator();
   // The banner under the header explains a failed sign-in or an ended session, with its button.
   const explained = useAuthState((auth) => auth.error !== null);
   if (isRouteErrorResponse(error)) {
+    // Refused by the loader's guard or by the API: loading the same token again changes nothing.
+    // Either message says what was refused, whichever requirement (roles, scopes, `when`) failed.
+    if (error.status === 403) {
+      const reason = (error.data as Partial<AuthGuardFailure | ApiFailure> | null)?.message;
+      return <ForbiddenPage reason={typeof reason === 'string' ? reason : undefined} />;
+    }
     if (isApiFailure(error.data)) {
       return (
         <section className={`${ui.card} ${ui.narrow}`} role="alert" aria-labelledby="api-failed">
@@ -28,11 +35,6 @@ export function RouteErrorPage() {
           </button>
         </section>
       );
-    }
-    if (error.status === 403) {
-      // requireAuth's message: what was refused, whichever requirement (roles, scopes, `when`).
-      const reason = (error.data as Partial<AuthGuardFailure> | null)?.message;
-      return <ForbiddenPage reason={typeof reason === 'string' ? reason : undefined} />;
     }
     if (error.status === 404) return <NotFoundPage />;
     if (error.status === 401) {

@@ -262,6 +262,22 @@ describe('pages', () => {
     expect(page).toContain('Your account does not have access to this page.');
   });
 
+  test('an API that refuses the user (403) shows Forbidden with its reason, not Try again', async () => {
+    // The guard let bob in on his ID token's roles; the API reads the access token's, and refuses.
+    const { auth } = withApi({ user: bob() }, async () =>
+      Response.json(
+        { error: 'insufficient_scope', error_description: 'The admin role is required.' },
+        { status: 403 },
+      ),
+    );
+    renderAt('/admin', auth);
+    await screen.findByText(/The admin role is required\./, {}, { timeout: 8000 });
+    const main = screen.getByRole('main');
+    expect(within(main).getByRole('heading', { level: 1 }).textContent).toBe('Forbidden');
+    // Loading the same token again cannot change the answer.
+    expect(within(main).queryByRole('button', { name: 'Try again' })).toBeNull();
+  });
+
   test('the admin page shows the statistics and loads them again', async () => {
     let requests = 0;
     const { auth } = withApi({ user: bob() }, async () => {
