@@ -79,6 +79,14 @@ describe('sign-in by redirect', () => {
     expect(harness.navigations).toEqual(['/reports?year=2026#q3']);
   });
 
+  test('signIn started on the redirect_uri page returns to /, not to the callback page', async () => {
+    harness = createHarness();
+    // E.g. "Try again" or Sign in on the callback page after a failed sign-in.
+    history.replaceState(null, '', '/callback');
+    await harness.signIn(harness.createClient());
+    expect(harness.navigations).toEqual(['/']);
+  });
+
   test('a reload with a stored session restores it without asking the provider', async () => {
     harness = createHarness();
     const storage = newStorage();

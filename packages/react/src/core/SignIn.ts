@@ -37,7 +37,16 @@ export class SignIn {
   redirectWatch: ReturnType<typeof setTimeout> | undefined;
 
   async runSignIn(options: SignInOptions): Promise<void> {
-    const returnTo = safeReturnTo(options.returnTo ?? currentPath(), this.core.origin());
+    const here = currentPath();
+    // The redirect_uri page has nothing to come back to (sign-in started there: "Try again" after a
+    // failure that stayed on it): home instead. An app whose redirect_uri is `/` keeps its query.
+    const callback = new URL(this.core.userManager.settings.redirect_uri, this.core.origin())
+      .pathname;
+    const onCallback = callback !== '/' && here.split(/[?#]/)[0] === callback;
+    const returnTo = safeReturnTo(
+      options.returnTo ?? (onCallback ? '/' : here),
+      this.core.origin(),
+    );
     const prior = this.core.snapshot.status === 'authenticated' ? this.core.snapshot.user : null;
     const epoch = this.core.epoch;
     this.core.renewal.stopRenewing();
