@@ -89,6 +89,8 @@ export function createApi(options: CreateApiOptions): Hono<ApiEnv> {
     '*',
     cors({
       origin: options.appOrigin,
+      // Only what the endpoints below answer: add POST, PUT, ... with the first endpoint that takes
+      // one, or the browser refuses the call before sending it (the app sees a network error).
       allowMethods: ['GET'],
       allowHeaders: ['Authorization', 'Content-Type', 'DPoP'],
       // So the app can read why a call was refused, and a nonce it is asked to use.
