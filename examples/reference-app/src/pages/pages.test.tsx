@@ -160,6 +160,24 @@ describe('pages', () => {
     expect(alert).not.toMatch(/API|running/);
   });
 
+  test("the auth client's own failure in a loader says what happened, and Try again loads again", async () => {
+    // E.g. the client's code could not be downloaded: the session is intact, the call can be retried.
+    let fail = true;
+    const { auth, fetch } = withApi({ user: alice() }, async () => {
+      if (fail) throw new AuthError('network', 'oidc-kit network: the engine did not load');
+      return Response.json(me);
+    });
+    renderAt('/dashboard', auth);
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('heading').textContent).toBe('The data could not be loaded');
+    // describeSignInError's words (in development, the error's own message).
+    expect(alert.textContent).toContain('the engine did not load');
+    fail = false;
+    await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeDefined();
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
   test('an answer that is not JSON (a wrong API URL) says so, with Try again', async () => {
     const { auth } = withApi(
       { user: alice() },
