@@ -466,6 +466,42 @@ describe('5. bounded renewal', () => {
     expect(harness.provider.count('refresh')).toBeLessThanOrEqual(1);
   });
 
+  test('a renewal asked for under 10 s after the last token request sends nothing; one past it does', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness();
+    const { client } = await signedInTab();
+    later();
+    const renewed = await client.renew();
+    const next = renewed?.refresh_token as string;
+    expect(harness.provider.count('refresh')).toBe(1);
+    later(5);
+    const kept = await client.renew();
+    expect(harness.provider.count('refresh')).toBe(1);
+    expect(harness.provider.presentations(next)).toBe(0);
+    expect(harness.silentAuthorizations).toEqual([]);
+    expect(kept?.access_token).toBe(renewed?.access_token);
+    expect(client.getSnapshot().status).toBe('authenticated');
+    // The refresh token was kept unspent: sent once the 10 s have passed.
+    later(6);
+    await client.renew();
+    expect(harness.provider.count('refresh')).toBe(2);
+    expect(harness.provider.presentations(next)).toBe(1);
+  });
+
+  test('a wall clock set back does not hold renewal back', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness();
+    const { client } = await signedInTab();
+    later();
+    await client.renew();
+    expect(harness.provider.count('refresh')).toBe(1);
+    // An hour back (a time sync): the last request now seems to lie in the future.
+    later(-3600);
+    await client.renew();
+    expect(harness.provider.count('refresh')).toBe(2);
+    expect(client.getSnapshot().status).toBe('authenticated');
+  });
+
   test('a huge expires_in does not overflow the timer into an immediate renewal', async () => {
     harness = createHarness({ expiresIn: 10_000_000_000 });
     const { client } = await signedInTab();
