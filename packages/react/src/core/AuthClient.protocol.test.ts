@@ -422,6 +422,29 @@ describe('3. every user that reaches the store passes the ID-token checks, from 
     });
     expect(other.getSnapshot().user?.profile.sub).toBe('alice');
   });
+
+  test.each([
+    ['another issuer', { iss: 'https://evil.example' }],
+    ['another audience', { aud: 'another-app' }],
+    ['another authorized party', { aud: ['app', 'api'], azp: 'api' }],
+  ])(
+    "a session message whose ID token names the session's user but %s is refused",
+    async (_, forgedClaims) => {
+      const { other, forge } = await renewedInTwoTabs();
+      const before = other.getSnapshot().user;
+      await forge((user) => {
+        const [header, payload] = (user.id_token as string).split('.');
+        const claims = JSON.parse(Buffer.from(payload as string, 'base64url').toString()) as object;
+        const forged = Buffer.from(JSON.stringify({ ...claims, ...forgedClaims })).toString(
+          'base64url',
+        );
+        user.id_token = `${header}.${forged}.`;
+        user.access_token = 'forged-access-token';
+      });
+      expect(other.getSnapshot().user).toBe(before);
+      expect(other.getSnapshot().user?.access_token).not.toBe('forged-access-token');
+    },
+  );
 });
 
 describe('4. late answers change nothing', () => {
