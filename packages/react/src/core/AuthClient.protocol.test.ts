@@ -447,6 +447,50 @@ describe('3. every user that reaches the store passes the ID-token checks, from 
   );
 });
 
+describe('3b. a silent authorize is held to the nonce it sent', () => {
+  /** A tab whose refresh token was spent on a lost answer: its next renewal authorizes silently. */
+  async function renewingSilently() {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness();
+    const { client, storage } = await signedInTab();
+    later();
+    harness.provider.options.loseNextRefreshResponse = true;
+    await client.renew().catch(() => undefined);
+    later();
+    return { client, storage };
+  }
+
+  test('the silent authorize sends a nonce, and the ID token that carries it passes', async () => {
+    const { client } = await renewingSilently();
+    await client.renew();
+    expect(harness.silentAuthorizations).toHaveLength(1);
+    const nonce = new URL(harness.silentAuthorizations[0] as string).searchParams.get('nonce');
+    expect(nonce).toMatch(/^[\w-]{16,}$/);
+    expect(client.getSnapshot().status).toBe('authenticated');
+  });
+
+  test.each([
+    [
+      'another nonce',
+      (claims: Record<string, unknown>) => ({ ...claims, nonce: 'not-the-one-sent' }),
+    ],
+    ['no nonce', (claims: Record<string, unknown>) => ({ ...claims, nonce: undefined })],
+  ])(
+    'an ID token with %s from the silent authorize is refused, and nothing of it stored',
+    async (_, idTokenClaims) => {
+      const { client, storage } = await renewingSilently();
+      harness.provider.options.idTokenClaims = idTokenClaims;
+      await client.renew().catch(() => undefined);
+      expect(harness.silentAuthorizations).toHaveLength(1);
+      const { status, error } = client.getSnapshot();
+      expect(error?.code).toBe('id_token_invalid');
+      expect(error?.check).toBe('nonce');
+      expect(status).toBe('unauthenticated');
+      expect(storedUsers(storage)).toEqual([]);
+    },
+  );
+});
+
 describe('4. late answers change nothing', () => {
   test('a slow answer from another tab does not sign a tab back in after sign-out', async () => {
     harness = createHarness();
