@@ -529,6 +529,20 @@ describe('every other error code the engine raises', () => {
     expect(storedUsers(storage)).toEqual([]);
   });
 
+  test('id_token_invalid (sub): a renewal whose ID token names another user ends the session', async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    harness.provider.options.idTokenClaims = (claims) => ({ ...claims, sub: 'mallory' });
+    await expect(client.renew()).resolves.toBeNull();
+    const { status, user, error } = client.getSnapshot();
+    expect(status).toBe('unauthenticated');
+    expect(user).toBeNull();
+    expect(isAuthError(error, 'id_token_invalid')).toBe(true);
+    expect(error?.check).toBe('sub');
+    expect(storedUsers(storage)).toEqual([]);
+  });
+
   test('config_invalid: a wrong configuration throws when the client is created', () => {
     harness = createHarness();
     expect(() => harness.createClient({ config: { client_secret: 'oops' } as never })).toThrow(
