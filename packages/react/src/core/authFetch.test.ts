@@ -151,6 +151,30 @@ describe('authFetch', () => {
     expect(client.getSnapshot().status).toBe('authenticated');
   });
 
+  test('a 401 under 10 s after a renewal is returned as is: no second request with the same token', async () => {
+    const client = await signedIn();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      await client.renew();
+      expect(harness.provider.count('refresh')).toBe(1);
+      const realFetch = harness.provider.fetch;
+      const sent: (string | null)[] = [];
+      vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+        const request = new Request(input, init);
+        if (!request.url.startsWith(harness.provider.apiOrigin)) return realFetch(request);
+        sent.push(request.headers.get('Authorization'));
+        return Promise.resolve(new Response(null, { status: 401 }));
+      });
+      // The renewal this 401 asks for is held back by the 10 s floor: the token stays the same.
+      vi.setSystemTime(Date.now() + 2_000);
+      expect((await client.fetch(`${harness.provider.apiOrigin}/me`)).status).toBe(401);
+      expect(sent).toEqual([`Bearer ${client.getSnapshot().user?.access_token}`]);
+      expect(harness.provider.count('refresh')).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   test('a renewed token the API took, refused later on, is renewed again', async () => {
     const client = await signedIn();
     vi.useFakeTimers({ toFake: ['Date'] });
