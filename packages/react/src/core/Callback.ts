@@ -1,4 +1,5 @@
 import { assertIssuer } from './assertIssuer';
+import { authError } from './errors';
 import { providerErrorKept, refusalUrl } from './refusalToOpener';
 import { removeFromAddress } from './removeFromAddress';
 import { safeReturnTo } from './returnTo';
@@ -63,6 +64,16 @@ export class Callback {
       returnTo = safeReturnTo(data?.returnTo, this.core.origin());
       const issuer = await assertIssuer(this.core);
       await this.core.parts.checks.checkCallbackIssuer(url, params, issuer);
+      // RFC 6749 3.1: no response parameter is given twice; a repeat leaves unsaid which was meant.
+      if (authParams.some((name) => params.getAll(name).length > 1)) {
+        throw authError(
+          'callback_state_mismatch',
+          process.env.NODE_ENV !== 'production' && [
+            'This sign-in response has a parameter more than once, so which one the provider sent is unknown: the address was changed.',
+            'Nothing was stored and the callback parameters were removed from the address.',
+          ],
+        );
+      }
       await this.core.presenter.dpop();
       const user = await this.core.parts.signIn.exchangeFresh(() =>
         this.core.userManager.signinCallback(url),

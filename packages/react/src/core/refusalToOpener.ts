@@ -14,6 +14,7 @@ const prefix = 'oidc-kit:';
  * read from the error catalogue, whose text would then ship in every app).
  */
 const handedCodes: readonly AuthErrorCode[] = [
+  'callback_state_mismatch',
   'id_token_invalid',
   'config_invalid',
   'network',

@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import {
+  addressHasAuthParams,
+  createHarness,
+  landInPopup,
+  newStorage,
+  storedUsers,
+  stubPopup,
+} from '../../test/support/harness';
+import type { Harness } from '../../test/support/harness';
+
+// A sign-in response changed on its way back (by an attacker, a proxy, or a provider we did not
+// write): refused with a typed error, nothing stored, the address cleaned, no code sent twice.
+
+let harness: Harness;
+afterEach(() => harness?.dispose());
+
+/** Starts a redirect sign-in and returns the callback URL the provider answers with. */
+async function answeredCallback(): Promise<URL> {
+  const client = harness.createClient();
+  await client.start();
+  const waiting = harness.nextRedirect();
+  void client.signIn({ returnTo: '/orders' });
+  return new URL(harness.provider.authorize(await waiting));
+}
+
+/** A new page loaded at `url`, as the browser lands it, with its own token storage. */
+async function landAt(url: string, storage = newStorage()) {
+  history.replaceState(null, '', url);
+  const client = harness.createClient({ storage });
+  await client.start();
+  return client;
+}
+
+describe('a parameter given twice (RFC 6749 3.1: never) is refused', () => {
+  test.each([
+    ['code, the real one first', 'code', false],
+    ['code, the real one last', 'code', true],
+    ['state, the real one first', 'state', false],
+    ['state, the real one last', 'state', true],
+  ])('%s', async (_, name, realLast) => {
+    harness = createHarness();
+    const callback = await answeredCallback();
+    const real = callback.searchParams.get(name) as string;
+    callback.searchParams.delete(name);
+    for (const value of realLast ? ['forged', real] : [real, 'forged'])
+      callback.searchParams.append(name, value);
+    const storage = newStorage();
+    const landed = await landAt(callback.href, storage);
+
+    expect(landed.getSnapshot().status).toBe('unauthenticated');
+    expect(landed.getSnapshot().error?.code).toBe('callback_state_mismatch');
+    expect(storedUsers(storage)).toEqual([]);
+    expect(harness.provider.count('token')).toBe(0);
+    expect(addressHasAuthParams()).toBe(false);
+  });
+
+  test('the refused response is spent: the same response without the repeat signs nobody in', async () => {
+    harness = createHarness();
+    const callback = await answeredCallback();
+    const clean = callback.href;
+    callback.searchParams.append('code', 'forged');
+    await landAt(callback.href);
+    const storage = newStorage();
+    const replayed = await landAt(clean, storage);
+
+    expect(replayed.getSnapshot().error?.code).toBe('callback_state_mismatch');
+    expect(storedUsers(storage)).toEqual([]);
+    expect(harness.provider.count('token')).toBe(0);
+  });
+
+  test('in a popup: refused there, and the opener gets that error, not the code', async () => {
+    harness = createHarness();
+    const starter = harness.createClient();
+    await starter.start();
+    const { popup, authorizeUrl } = stubPopup();
+    const signingIn = starter.signIn({ popup: true });
+    const callback = new URL(harness.provider.authorize(await authorizeUrl()));
+    callback.searchParams.append('code', 'forged');
+    const { deliver, handedOver } = landInPopup(callback.href);
+    await harness.createClient({ storage: newStorage() }).start();
+    expect(handedOver()).toHaveLength(1);
+    expect(handedOver()[0]).not.toContain('code=');
+    deliver();
+    await signingIn;
+
+    expect(popup.close).toHaveBeenCalled();
+    expect(starter.getSnapshot().error?.code).toBe('callback_state_mismatch');
+    expect(harness.provider.count('token')).toBe(0);
+  });
+});
