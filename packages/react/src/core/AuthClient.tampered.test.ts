@@ -89,3 +89,43 @@ describe('a parameter given twice (RFC 6749 3.1: never) is refused', () => {
     expect(harness.provider.count('token')).toBe(0);
   });
 });
+
+describe('a response in the fragment, where the query is expected, is refused and removed', () => {
+  test('the whole response in the fragment (a provider that ignores response_mode=query)', async () => {
+    harness = createHarness();
+    const callback = await answeredCallback();
+    callback.hash = callback.search.slice(1);
+    callback.search = '';
+    const storage = newStorage();
+    const landed = await landAt(callback.href, storage);
+
+    expect(landed.getSnapshot().error?.code).toBe('callback_state_mismatch');
+    expect(location.hash).toBe('');
+    expect(storedUsers(storage)).toEqual([]);
+    expect(harness.provider.count('token')).toBe(0);
+  });
+
+  test('a response in the query with another in the fragment', async () => {
+    harness = createHarness();
+    const callback = await answeredCallback();
+    callback.hash = 'code=forged&state=forged&_=_';
+    const storage = newStorage();
+    const landed = await landAt(callback.href, storage);
+
+    expect(landed.getSnapshot().error?.code).toBe('callback_state_mismatch');
+    expect(addressHasAuthParams()).toBe(false);
+    // What is not the response's stays.
+    expect(location.hash).toBe('#_=_');
+    expect(storedUsers(storage)).toEqual([]);
+    expect(harness.provider.count('token')).toBe(0);
+  });
+
+  test('with no sign-in under way, a response with a state in the fragment is refused and removed', async () => {
+    harness = createHarness();
+    const landed = await landAt('http://localhost:3000/callback#code=stolen&state=unknown');
+
+    expect(landed.getSnapshot().error?.code).toBe('callback_state_mismatch');
+    expect(location.hash).toBe('');
+    expect(harness.provider.count('token')).toBe(0);
+  });
+});

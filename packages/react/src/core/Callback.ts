@@ -64,12 +64,14 @@ export class Callback {
       returnTo = safeReturnTo(data?.returnTo, this.core.origin());
       const issuer = await assertIssuer(this.core);
       await this.core.parts.checks.checkCallbackIssuer(url, params, issuer);
-      // RFC 6749 3.1: no response parameter is given twice; a repeat leaves unsaid which was meant.
-      if (authParams.some((name) => params.getAll(name).length > 1)) {
+      // RFC 6749 3.1: no response parameter is given twice; a repeat, or another one in the
+      // fragment, leaves unsaid which was meant.
+      const fragment = new URLSearchParams(new URL(url).hash.slice(1));
+      if (authParams.some((name) => params.getAll(name).length > 1 || fragment.has(name))) {
         throw authError(
           'callback_state_mismatch',
           process.env.NODE_ENV !== 'production' && [
-            'This sign-in response has a parameter more than once, so which one the provider sent is unknown: the address was changed.',
+            'This sign-in response has a parameter more than once, or in the fragment as well as the query, so which one the provider sent is unknown: the address was changed.',
             'Nothing was stored and the callback parameters were removed from the address.',
           ],
         );

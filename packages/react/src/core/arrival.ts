@@ -16,11 +16,14 @@ export function arrivalOf(core: SessionCore, url: string): 'callback' | 'sign-ou
 
 /**
  * Whether `url` is a sign-in response on one of the redirect URIs (page, popup or iframe). It has
- * a `code` or an `error`, and a `state`; or none, when this tab `leftToSignIn` (a provider that
+ * a `code` or an `error`, and a `state` (in the query or the fragment); or none, when this tab `leftToSignIn` (a provider that
  * drops `state`, or a forged address: processed, it is refused as such rather than ignored).
  */
 export function isCallback(core: SessionCore, url: string, leftToSignIn: boolean): boolean {
   const current = new URL(url);
+  // In the fragment too (a provider that ignores `response_mode=query`): refused, and removed.
+  const fragment = new URLSearchParams(current.hash.slice(1));
+  const has = (name: string) => current.searchParams.has(name) || fragment.has(name);
   // The settings oidc-client-ts uses (popup_redirect_uri defaults to redirect_uri there), so a
   // ready-made UserManager's URIs count too.
   const { redirect_uri, popup_redirect_uri, silent_redirect_uri } = core.userManager.settings;
@@ -29,8 +32,8 @@ export function isCallback(core: SessionCore, url: string, leftToSignIn: boolean
       const target = uri === undefined ? null : new URL(uri);
       return target?.origin === current.origin && target.pathname === current.pathname;
     }) &&
-    (current.searchParams.has('state') || leftToSignIn) &&
-    (current.searchParams.has('code') || current.searchParams.has('error'))
+    (has('state') || leftToSignIn) &&
+    (has('code') || has('error'))
   );
 }
 
