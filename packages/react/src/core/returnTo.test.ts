@@ -59,6 +59,10 @@ describe('safeReturnTo refuses anything that can leave the origin', () => {
     '/%2e//evil.example',
     '/%2E%2E//evil.example',
     '/./\\evil.example',
+    // Encoded dot segments that a second decoding turns into "/..//evil.example", i.e. "//evil.example".
+    '/%2e%2e%2f%2fevil.example',
+    '/%252e%252e//evil.example',
+    '/%252E%252E%252F%252Fevil.example',
     '',
     '/' + 'a'.repeat(5000),
   ])('%j', (input) => {
@@ -67,6 +71,10 @@ describe('safeReturnTo refuses anything that can leave the origin', () => {
 
   test.each([undefined, null, 42, {}, ['/dashboard']])('a non-string %j', (input) => {
     expect(safeReturnTo(input, origin)).toBe('/');
+  });
+
+  test('an origin that is none (a sandboxed frame, "null") gives the fallback', () => {
+    expect(safeReturnTo('/dashboard', 'null')).toBe('/');
   });
 
   test('returns the given fallback instead of /', () => {

@@ -4,21 +4,21 @@ const maxLength = 2048;
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const controlOrBackslash = /[\u0000-\u001f\u007f\\]/;
 
-function looksLikeOtherHost(path: string): boolean {
-  return !path.startsWith('/') || path.startsWith('//') || controlOrBackslash.test(path);
+/** Whether `path` is no path on this origin (or is missing: a value that could not be decoded). */
+function looksLikeOtherHost(path: string | undefined): boolean {
+  return !path?.startsWith('/') || path.startsWith('//') || controlOrBackslash.test(path);
 }
 
 function decodeFully(value: string): string | undefined {
   let current = value;
-  for (let round = 0; round < 3; round += 1) {
-    let next: string;
-    try {
-      next = decodeURIComponent(current);
-    } catch {
-      return undefined;
+  try {
+    for (let round = 0; round < 3; round += 1) {
+      const next = decodeURIComponent(current);
+      if (next === current) return current;
+      current = next;
     }
-    if (next === current) return current;
-    current = next;
+  } catch {
+    // Not a valid encoding: refused below, as one decoded too many times is.
   }
   return undefined;
 }
@@ -31,20 +31,26 @@ function decodeFully(value: string): string | undefined {
  * @example safeReturnTo('//evil.example', location.origin) // '/'
  */
 export function safeReturnTo(value: unknown, origin: string, fallback = '/'): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > maxLength) return fallback;
-  if (looksLikeOtherHost(value)) return fallback;
-  const decoded = decodeFully(value);
-  if (decoded === undefined || looksLikeOtherHost(decoded)) return fallback;
-  let url: URL;
+  if (typeof value !== 'string' || value.length > maxLength) return fallback;
+  let safe: string | undefined;
   try {
-    url = new URL(value, origin);
+    // The path as given, then fully decoded: a router or server that decodes it once more must not
+    // find another host either ("/%2e%2e%2f%2fevil" decodes to "/..//evil", which is "//evil").
+    for (const path of [value, decodeFully(value)]) {
+      if (looksLikeOtherHost(path)) return fallback;
+      const url = new URL(path as string, origin);
+      // Dot segments collapse while parsing ("/.//evil" becomes "//evil"): check the result too.
+      const resolved = `${url.pathname}${url.search}${url.hash}`;
+      if (url.origin !== origin || url.username || url.password || looksLikeOtherHost(resolved)) {
+        return fallback;
+      }
+      safe ??= resolved;
+    }
   } catch {
+    // Not a URL on `origin` (an origin that is none, such as "null"): refused.
     return fallback;
   }
-  if (url.origin !== origin || url.username !== '' || url.password !== '') return fallback;
-  // Dot segments collapse while parsing ("/.//evil" becomes "//evil"): check the result too.
-  const path = `${url.pathname}${url.search}${url.hash}`;
-  return looksLikeOtherHost(path) ? fallback : path;
+  return safe as string;
 }
 
 /** The page's current path, query and hash (`/` where there is no page, as in server rendering). */
