@@ -98,3 +98,47 @@ test('9. replaying an old callback URL ends on a clean page with no error loop',
   await snap(fresh, 'replayed-callback');
   await fresh.close();
 });
+
+test.describe('a sign-in response changed on its way back is refused: no code sent, the address clean', () => {
+  for (const [name, tamper] of [
+    ['a code given twice', (url: URL) => url.searchParams.append('code', 'forged')],
+    [
+      'the response in the fragment',
+      (url: URL) => {
+        url.hash = url.search.slice(1);
+        url.search = '';
+      },
+    ],
+  ] as const) {
+    test(name, async ({ page }) => {
+      await page.goto('/');
+      await headerSignIn(page).click();
+      // The provider's redirect to the callback goes to the changed address instead.
+      // (Playwright routes the first request of a redirect chain only: the provider's own redirects
+      // are followed here, with the page's cookies.)
+      await page.route(`${e2e.provider}/**`, async (route) => {
+        let response = await route.fetch({ maxRedirects: 0 });
+        let location = response.headers().location;
+        while (location !== undefined && new URL(location, e2e.provider).origin === e2e.provider) {
+          response = await page.request.get(new URL(location, e2e.provider).href, {
+            maxRedirects: 0,
+          });
+          location = response.headers().location;
+        }
+        if (location?.startsWith(`${e2e.app}/callback?`) !== true) {
+          return route.fulfill({ response });
+        }
+        const url = new URL(location);
+        tamper(url);
+        return route.fulfill({ status: 303, headers: { location: url.href } });
+      });
+      const provider = watchProvider(page);
+      await logIn(page, 'alice');
+      await expect(page).toHaveURL(new RegExp(`^${e2e.app}/`));
+      await expect(headerSignIn(page)).toBeVisible();
+      await expect(page).not.toHaveURL(/code=|state=/);
+      await page.waitForTimeout(1000);
+      expect(provider.codeExchanges()).toBe(0);
+    });
+  }
+});
