@@ -129,3 +129,39 @@ describe('a response in the fragment, where the query is expected, is refused an
     expect(harness.provider.count('token')).toBe(0);
   });
 });
+
+describe('the return from the provider’s logout', () => {
+  /** Signs in, then out; returns the `state` the logout request carried. */
+  async function leftToSignOut(options: Record<string, unknown> = {}): Promise<URL> {
+    const { client } = await harness.signIn(harness.createClient());
+    history.replaceState(null, '', '/dashboard');
+    const waiting = harness.nextRedirect();
+    void client.signOut(options);
+    return new URL(await waiting);
+  }
+
+  test('replayed: reported as callback_state_mismatch, the address cleaned', async () => {
+    harness = createHarness();
+    const state = (await leftToSignOut()).searchParams.get('state') as string;
+    const back = await landAt(`http://localhost:3000/signed-out?state=${state}`);
+    expect(back.getSnapshot()).toMatchObject({ error: null, signOutReason: 'user' });
+    const again = await landAt(`http://localhost:3000/signed-out?state=${state}`);
+
+    expect(again.getSnapshot().status).toBe('unauthenticated');
+    expect(again.getSnapshot().error?.code).toBe('callback_state_mismatch');
+    expect(location.search).toBe('');
+  });
+
+  test('post_logout_redirect_uri comes from the config only, whatever the options carry', async () => {
+    harness = createHarness();
+    const logout = await leftToSignOut({
+      post_logout_redirect_uri: 'https://evil.example/',
+      ui_locales: 'fr&post_logout_redirect_uri=https://evil.example/',
+    });
+
+    expect(logout.searchParams.getAll('post_logout_redirect_uri')).toEqual([
+      'http://localhost:3000/signed-out',
+    ]);
+    expect(logout.searchParams.get('state')).toMatch(/^[\w-]{16,}$/);
+  });
+});
