@@ -16,8 +16,9 @@ export function arrivalOf(core: SessionCore, url: string): 'callback' | 'sign-ou
 
 /**
  * Whether `url` is a sign-in response on one of the redirect URIs (page, popup or iframe). It has
- * a `code` or an `error`, and a `state` (in the query or the fragment); or none, when this tab `leftToSignIn` (a provider that
- * drops `state`, or a forged address: processed, it is refused as such rather than ignored).
+ * a `code` or an `error`, and a `state` (in the query or the fragment); or none, when this tab
+ * `leftToSignIn` (a provider that drops `state`, or a forged address: processed, it is refused as
+ * such rather than ignored).
  */
 export function isCallback(core: SessionCore, url: string, leftToSignIn: boolean): boolean {
   const current = new URL(url);
