@@ -33,7 +33,7 @@ const reactRouter8Package = fileURLToPath(
 
 const unit = {
   environment: 'jsdom',
-  include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
+  include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}', '.storybook/**/*.test.ts'],
   exclude: ['**/*.node.test.{ts,tsx}'],
   setupFiles: ['./test/setup.ts'],
   restoreMocks: true,
