@@ -102,6 +102,9 @@ try {
     const violations = await axeViolations(page, '#storybook-docs');
     const problems = [...violations, ...errors.map((error) => `console: ${error}`)];
     if (!text.includes(entry.title.split('/').pop())) problems.push('no Docs page rendered');
+    // The component's description opens the page (its TSDoc, or the stories' own comment).
+    if ((await page.locator('.sbdocs-title + :not(.sb-anchor)').count()) === 0)
+      problems.push('no description under the title');
     // TSDoc shown raw: Markdown drops an example's JSX as unknown HTML, which leaves false code.
     for (const tag of text.match(/@example|\{@link[^}]*\}/g) ?? [])
       problems.push(`raw TSDoc on the page: ${tag}`);

@@ -3,6 +3,11 @@ import { createTestUser, withMockAuth } from '@oidc-kit/react/testing';
 import { Authorized } from './Authorized';
 import { roleControl } from './roleControl';
 
+/**
+ * `Authorized` shows its children only to a signed-in user with any of `roles`, all of `scopes`
+ * and `when`; otherwise `fallback` (nothing while a session is restored, signing in or signing
+ * out). It never starts a sign-in: use it for parts of a page, and `RequireAuth` for whole pages.
+ */
 const meta = {
   title: 'Components/Authorized',
   component: Authorized,

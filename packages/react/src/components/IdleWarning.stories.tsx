@@ -16,8 +16,10 @@ function Page(props: React.ComponentProps<typeof IdleWarning>) {
 
 const meta = {
   title: 'Components/IdleWarning',
-  component: Page,
-} satisfies Meta<typeof Page>;
+  // The component itself, for its description, props table and controls; shown over a page.
+  component: IdleWarning,
+  render: (args) => <Page {...args} />,
+} satisfies Meta<typeof IdleWarning>;
 
 export default meta;
 type Story = StoryObj<typeof meta>;

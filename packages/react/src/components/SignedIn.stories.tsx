@@ -21,6 +21,11 @@ function Header() {
   );
 }
 
+/**
+ * `SignedIn` renders its children only while a user is signed in; `SignedOut` only while nobody
+ * is, a failed sign-in included. Neither renders anything while the session is restored or a
+ * sign-in or sign-out is under way. Below, a header built from the two.
+ */
 const meta = {
   title: 'Components/SignedIn and SignedOut',
   component: Header,
@@ -38,5 +43,8 @@ export const SigningIn: Story = { decorators: [withMockAuth({ state: 'signing-in
 export const SignedInState: Story = {
   name: 'Signed in',
   decorators: [withMockAuth({ user: createTestUser({ name: 'Alice Liddell' }) })],
+};
+export const SigningOut: Story = {
+  decorators: [withMockAuth({ state: 'signing-out' })],
 };
 export const ErrorState: Story = { name: 'Error', decorators: [withMockAuth({ state: 'error' })] };
