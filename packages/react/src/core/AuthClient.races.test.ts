@@ -1,19 +1,28 @@
+import { UserManager, WebStorageStateStore } from 'oidc-client-ts';
+import type { StateStore } from 'oidc-client-ts';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import {
+  appOrigin,
   createHarness,
   landInPopup,
   newStorage,
+  recordStatuses,
   storageText,
   storedUsers,
   stubPopup,
 } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
-import type { AuthClient } from './AuthClient';
+import { deferred } from '../../test/support/deferred';
+import type { Deferred } from '../../test/support/deferred';
+import { AuthClient } from './AuthClient';
+import type { ChannelLike } from './tabSync';
 
 let harness: Harness;
+const ownClients: AuthClient[] = [];
 afterEach(() => {
   vi.useRealTimers();
   harness?.dispose();
+  for (const client of ownClients.splice(0)) client.dispose();
 });
 /**
  * A signed-out tab (`make`'s, by default a new harness's) whose sign-in redirect has been asked
@@ -472,5 +481,76 @@ describe('a redirect sign-in that ends another way than by leaving', () => {
     void client.start();
     await vi.advanceTimersByTimeAsync(16_000);
     expect(client.getSnapshot().status).toBe('signing-in');
+  });
+});
+
+describe('an adoption that ends after a sign-out has begun in the same tab', () => {
+  /**
+   * A tab of `harness`'s session whose steps a test can hold: its user store is asynchronous (as an
+   * app's own store, IndexedDB or encrypted, may be) and removes a user at once but answers only
+   * when `removing` settles; its signature check waits for `verifying`.
+   */
+  async function heldTab() {
+    const storage = newStorage();
+    const inner = new WebStorageStateStore({ store: storage });
+    const hold: { removing?: Deferred; verifying?: Deferred } = {};
+    const userStore: StateStore = {
+      set: (key, value) => inner.set(key, value),
+      get: (key) => inner.get(key),
+      getAllKeys: () => inner.getAllKeys(),
+      remove: async (key) => {
+        const removed = await inner.remove(key);
+        await hold.removing?.promise;
+        return removed;
+      },
+    };
+    const verifySignature = vi.fn(async () => {
+      await hold.verifying?.promise;
+    });
+    const tab = new AuthClient(
+      {
+        userManager: new UserManager({
+          authority: harness.provider.issuer,
+          client_id: 'app',
+          redirect_uri: `${appOrigin}/callback`,
+          userStore,
+          stateStore: new WebStorageStateStore({ store: localStorage }),
+        }),
+        verifySignature,
+      },
+      {
+        sharedStorage: harness.shared,
+        locks: null,
+        createChannel: () => harness.rawChannel() as unknown as ChannelLike,
+        navigate: () => undefined,
+      },
+    );
+    ownClients.push(tab);
+    await tab.start();
+    expect(tab.getSnapshot().status).toBe('authenticated');
+    return { tab, storage, hold, verifySignature };
+  }
+
+  test("another tab's renewal, adopted once the sign-out has let go of the session, does not bring it back", async () => {
+    harness = createHarness();
+    const { client: first } = await harness.signIn(harness.createClient());
+    const { tab, storage, hold, verifySignature } = await heldTab();
+    const statuses = recordStatuses(tab);
+    // The first tab renews; the held tab starts adopting the renewal, and waits on its signature.
+    hold.verifying = deferred();
+    const checked = verifySignature.mock.calls.length;
+    await first.renew();
+    await vi.waitFor(() => expect(verifySignature).toHaveBeenCalledTimes(checked + 1));
+    // Sign-out lets go of the session and clears the stored user; the record is not removed yet.
+    hold.removing = deferred();
+    const signingOut = tab.signOut({ redirect: false });
+    expect(tab.getSnapshot().status).toBe('signing-out');
+    hold.verifying.resolve();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    hold.removing.resolve();
+    await signingOut;
+    expect(statuses).toEqual(['authenticated', 'signing-out', 'unauthenticated']);
+    expect(storedUsers(storage)).toEqual([]);
+    expect(storageText(harness.shared)).not.toContain('oidc-kit:session:');
   });
 });
