@@ -487,15 +487,18 @@ describe('a redirect sign-in that ends another way than by leaving', () => {
 describe('an adoption that ends after a sign-out has begun in the same tab', () => {
   /**
    * A tab of `harness`'s session whose steps a test can hold: its user store is asynchronous (as an
-   * app's own store, IndexedDB or encrypted, may be) and removes a user at once but answers only
-   * when `removing` settles; its signature check waits for `verifying`.
+   * app's own store, IndexedDB or encrypted, may be) and writes or removes a user at once but
+   * answers only when `storing` or `removing` settles; its signature check waits for `verifying`.
    */
   async function heldTab() {
     const storage = newStorage();
     const inner = new WebStorageStateStore({ store: storage });
-    const hold: { removing?: Deferred; verifying?: Deferred } = {};
+    const hold: { removing?: Deferred; storing?: Deferred; verifying?: Deferred } = {};
     const userStore: StateStore = {
-      set: (key, value) => inner.set(key, value),
+      set: async (key, value) => {
+        await inner.set(key, value);
+        await hold.storing?.promise;
+      },
       get: (key) => inner.get(key),
       getAllKeys: () => inner.getAllKeys(),
       remove: async (key) => {
@@ -552,5 +555,27 @@ describe('an adoption that ends after a sign-out has begun in the same tab', () 
     expect(statuses).toEqual(['authenticated', 'signing-out', 'unauthenticated']);
     expect(storedUsers(storage)).toEqual([]);
     expect(storageText(harness.shared)).not.toContain('oidc-kit:session:');
+  });
+
+  test("another tab's renewal, still being stored when the tab signs out, does not bring the session back", async () => {
+    harness = createHarness();
+    const { client: first } = await harness.signIn(harness.createClient());
+    const { tab, storage, hold } = await heldTab();
+    const statuses = recordStatuses(tab);
+    // The first tab renews; the held tab adopts the renewal, and is storing it.
+    hold.storing = deferred();
+    const before = tab.getSnapshot().user?.access_token;
+    await first.renew();
+    await vi.waitFor(() =>
+      expect(storageText(storage)).toContain(first.getSnapshot().user?.access_token as string),
+    );
+    expect(tab.getSnapshot().user?.access_token).toBe(before);
+    await tab.signOut({ redirect: false });
+    expect(tab.getSnapshot().status).toBe('unauthenticated');
+    hold.storing.resolve();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(statuses).toEqual(['authenticated', 'signing-out', 'unauthenticated']);
+    expect(tab.getSnapshot().user).toBeNull();
+    expect(storedUsers(storage)).toEqual([]);
   });
 });

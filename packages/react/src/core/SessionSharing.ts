@@ -39,7 +39,10 @@ export class SessionSharing {
       await this.core
         .userStore()
         .setTrusted(this.core.userKey(), user.toStorageString(), shared.id);
-      return user;
+      if (this.core.epoch === epoch) return user;
+      // Signed out while the user was being stored (an asynchronous store): it goes again.
+      if (this.core.session === null) await this.core.clearUser();
+      return null;
     } catch {
       return null;
     }
