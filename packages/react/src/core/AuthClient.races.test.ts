@@ -77,6 +77,38 @@ describe('a renewal under way when the session ends cannot revive it', () => {
   });
 });
 
+describe('a renewal answered just before the session ends', () => {
+  test('across tabs: a renewal still recording its new refresh token when the other tab signs out does not revive the session', async () => {
+    harness = createHarness({ refreshDelay: 100 });
+    const { client: first } = await harness.signIn(harness.createClient());
+    const storage = newStorage();
+    const second = harness.createClient({ storage });
+    await second.start();
+    const statuses = recordStatuses(second);
+    const renewing = second.renew();
+    await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(1));
+    // The answer is in; the next digest is the one that records its refresh token: held.
+    const recording = deferred();
+    const digest = crypto.subtle.digest.bind(crypto.subtle);
+    const held = vi
+      .spyOn(crypto.subtle, 'digest')
+      .mockImplementationOnce(async (algorithm, data) => {
+        await recording.promise;
+        return digest(algorithm, data);
+      });
+    await vi.waitFor(() => expect(held).toHaveBeenCalled());
+    // The tabs share one page's lock here: the sign-out's last step waits for the renewal's.
+    const signingOut = first.signOut({ redirect: false });
+    await vi.waitFor(() => expect(second.getSnapshot().signOutReason).toBe('elsewhere'));
+    recording.resolve();
+    await Promise.all([renewing, signingOut]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(statuses).toEqual(['authenticated', 'unauthenticated']);
+    expect(second.getSnapshot().user).toBeNull();
+    expect(storedUsers(storage)).toEqual([]);
+  });
+});
+
 describe('refresh tokens', () => {
   test('a provider that does not rotate them: every renewal still sends the (same) token', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });

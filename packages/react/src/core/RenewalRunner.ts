@@ -266,11 +266,6 @@ export class RenewalRunner {
   }
 
   async renewed(user: User | null, session: string, epoch: number): Promise<User | null> {
-    if (this.core.epoch !== epoch) {
-      // Signed out (here or in another tab) while the request was under way: drop what came back.
-      await this.core.clearUser();
-      return null;
-    }
     if (user === null) {
       throw authError(
         'session_expired',
@@ -285,7 +280,14 @@ export class RenewalRunner {
       // this session's, which a failed sign-in keeps (a sign-in that ends stores its own last).
       await this.core.userStore().setTrusted(this.core.userKey(), user.toStorageString(), session);
     }
+    // A record that changed meanwhile is left alone (see `settle`).
     await this.core.parts.guard.settle(session, this.core.published.refreshTokenOf(user));
+    if (this.core.epoch !== epoch) {
+      // Signed out (here or in another tab) while the request, or this, was under way: drop what
+      // came back.
+      await this.core.clearUser();
+      return null;
+    }
     this.core.signedIn(user);
     this.core.parts.sharing.announce('renewed', user);
     return user;
