@@ -611,3 +611,65 @@ describe('an adoption that ends after a sign-out has begun in the same tab', () 
     expect(storedUsers(storage)).toEqual([]);
   });
 });
+
+describe("a sign-in in this tab and another tab's older one at once", () => {
+  test('the older session, adopted while this tab books its own, does not replace it', async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    const hold: { adopting?: Deferred; booking?: Deferred } = {};
+    const digest = crypto.subtle.digest.bind(crypto.subtle);
+    // The tab checks signatures: the first check after `adopting` is set (another tab's session)
+    // waits for it; the check of its own sign-in's user holds the next digest, which is the one
+    // that books the new session's record.
+    let holdNext = false;
+    const verifySignature = vi.fn(async () => {
+      if (holdNext) {
+        holdNext = false;
+        await hold.adopting?.promise;
+      } else if (hold.booking !== undefined) {
+        const booking = hold.booking;
+        vi.spyOn(crypto.subtle, 'digest').mockImplementationOnce(async (algorithm, data) => {
+          await booking.promise;
+          return digest(algorithm, data);
+        });
+      }
+    });
+    const tab = harness.createClient({ storage, config: { verifySignature } });
+    await tab.start();
+    expect(tab.getSnapshot().status).toBe('unauthenticated');
+    // Another tab signs in; this one starts adopting its session and waits on the signature.
+    hold.adopting = deferred();
+    holdNext = true;
+    await harness.signIn(harness.createClient());
+    await vi.waitFor(() => expect(verifySignature).toHaveBeenCalledTimes(1));
+    // Meanwhile this tab signs in itself, in a popup, as bob: a newer session.
+    const { authorizeUrl } = stubPopup();
+    const signingIn = tab.signIn({ popup: true, prompt: 'login' });
+    const { deliver } = landInPopup(
+      harness.provider.authorize(await authorizeUrl(), {
+        sub: 'bob',
+        name: 'Bob Stone',
+        email: 'bob@example.com',
+        roles: ['user'],
+      }),
+    );
+    hold.booking = deferred();
+    await harness.createClient({ storage: newStorage() }).start();
+    deliver();
+    await vi.waitFor(() => expect(verifySignature).toHaveBeenCalledTimes(2));
+    // Its session is being booked; the older session's adoption ends now.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    hold.adopting.resolve();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    hold.booking.resolve();
+    await signingIn;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(tab.getSnapshot().user?.profile.sub).toBe('bob');
+    // A reload with no other tab left finds this tab's own, newer session in its store.
+    harness.dispose();
+    const reloaded = harness.createClient({ storage });
+    await reloaded.start();
+    expect(reloaded.getSnapshot().status).toBe('authenticated');
+    expect(reloaded.getSnapshot().user?.profile.sub).toBe('bob');
+  });
+});

@@ -193,11 +193,13 @@ export class SignIn {
     const session = this.core.incoming as string;
     this.core.incoming = null;
     // Under the lock, a renewal of the session before (under way here when the sign-in ended) has
-    // stored its answer as that session's: this sign-in's user is stored last, as this one's.
+    // stored its answer as that session's: this sign-in's user is stored last, as this one's. The
+    // record goes first: another tab's session adopted meanwhile (`SessionSharing.adopt` checks
+    // the record last) cannot replace this one.
     await this.core.withNamedLock('renew', async () => {
+      await this.core.bookSession(session, user);
       this.core.session = session;
       await this.core.userStore().setTrusted(this.core.userKey(), user.toStorageString(), session);
-      await this.core.bookSession(session, user);
     });
     // One session a client: the key pairs of sessions before this one bind nothing any tab keeps.
     await this.core.presenter.forgetKeys((other) => other !== session);
