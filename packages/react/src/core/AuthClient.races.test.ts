@@ -610,6 +610,29 @@ describe('an adoption that ends after a sign-out has begun in the same tab', () 
     expect(tab.getSnapshot().user).toBeNull();
     expect(storedUsers(storage)).toEqual([]);
   });
+
+  test('a remount while the tab signs out does not take the session back from another tab', async () => {
+    harness = createHarness();
+    await harness.signIn(harness.createClient());
+    const { tab, storage, hold } = await heldTab();
+    const statuses = recordStatuses(tab);
+    // Sign-out lets go of the session and clears the stored user; the record is not removed yet.
+    hold.removing = deferred();
+    const signingOut = tab.signOut({ redirect: false });
+    expect(tab.getSnapshot().status).toBe('signing-out');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // The provider is unmounted and mounted again (a parent's key changed): the tab restores.
+    tab.stop();
+    const starting = tab.start();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    hold.removing.resolve();
+    await signingOut;
+    await expect(starting).resolves.toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(statuses.slice(statuses.indexOf('signing-out'))).not.toContain('authenticated');
+    expect(tab.getSnapshot()).toMatchObject({ status: 'unauthenticated', user: null });
+    expect(storedUsers(storage)).toEqual([]);
+  });
 });
 
 describe("a sign-in in this tab and another tab's older one at once", () => {

@@ -33,7 +33,12 @@ export class SessionSharing {
       const current = this.core.snapshot.user;
       if (shared.id === this.core.session && current?.profile.sub !== claims.sub) return null;
       this.core.parts.checks.checkAccessToken(user, current, this.core.config.dpop !== false);
-      if (this.core.epoch !== epoch || this.core.records().read()?.session !== shared.id)
+      // Signed out meanwhile, or signing out now (a remount's restore asks the tabs meanwhile).
+      if (
+        this.core.epoch !== epoch ||
+        this.core.snapshot.status === 'signing-out' ||
+        this.core.records().read()?.session !== shared.id
+      )
         return null;
       this.core.session = shared.id;
       await this.core
@@ -91,7 +96,6 @@ export class SessionSharing {
           await this.core.records().until(message.session.id, this.core.config.timeout);
           if (this.core.stopped) return;
         }
-        if (this.core.snapshot.status === 'signing-out') return;
         // A renewal belongs to a session this tab has; a tab without one waits for a sign-in.
         if (
           message.type === 'renewed' &&
