@@ -287,6 +287,30 @@ describe('signing out', () => {
   });
 });
 
+describe('a remount while the sign-out redirect is leaving', () => {
+  test('the tab stays signing out (a guard would send it to sign in), and settles with its reason if the page stays', async () => {
+    harness = createHarness();
+    const { client } = await harness.signIn(harness.createClient());
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const leaving = harness.nextRedirect();
+    void client.signOut();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(await leaving).toMatch(/\/logout\?/);
+    // The provider is unmounted and mounted again while the browser leaves for the provider.
+    client.stop();
+    void client.start();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(client.getSnapshot().status).toBe('signing-out');
+    await vi.advanceTimersByTimeAsync(15_000);
+    await vi.waitFor(() =>
+      expect(client.getSnapshot()).toMatchObject({
+        status: 'unauthenticated',
+        signOutReason: 'user',
+      }),
+    );
+  });
+});
+
 describe('a popup sign-in that fails after the session changed in another tab', () => {
   /** A popup sign-in on `opener`; `fail()` lands the popup on the provider's access_denied. */
   async function popupUnderWay(opener: ReturnType<Harness['createClient']>) {

@@ -266,8 +266,9 @@ export class SessionCore {
     if (!this.active) {
       this.active = true;
       this.tabSession.connect();
-      // Stopped and started again (a remount) while a redirect sign-in is under way: watch again.
+      // Stopped and started again (a remount) while a redirect is under way: watch again.
       this.parts.signIn.redirecting?.watch();
+      if (this.parts.signOut.signingOut !== undefined) this.parts.signOut.watch?.();
       const idle = this.config.idle;
       // Its own chunk: an app without `idle` never loads it.
       if (idle !== null) {

@@ -28,6 +28,9 @@ export class SignOut {
 
   signingOut: Promise<void> | undefined;
 
+  /** (Re)arms the watch of the sign-out redirect under way (see `SignIn.watchRedirect`). */
+  watch: (() => void) | undefined;
+
   async runSignOut(options: SignOutOptions): Promise<void> {
     const user = this.core.snapshot.user ?? (await this.core.readStored())?.user ?? null;
     const reason = options.reason ?? 'user';
@@ -83,10 +86,12 @@ export class SignOut {
     };
     try {
       if (returnTo !== undefined) tabMark(this.core, 'signed-out').write(reason);
-      this.core.parts.signIn.watchRedirect('signing-out', () => {
-        this.signingOut = undefined;
-        this.core.set('unauthenticated', null, null, reason);
-      });
+      this.watch = () =>
+        this.core.parts.signIn.watchRedirect('signing-out', () => {
+          this.signingOut = undefined;
+          this.core.set('unauthenticated', null, null, reason);
+        });
+      this.watch();
       await this.core.userManager.signoutRedirect(args);
     } catch (cause) {
       tabMark(this.core, 'signed-out').remove();

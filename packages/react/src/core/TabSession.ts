@@ -103,6 +103,8 @@ export class TabSession {
    * and with `keepFailure` (another tab's news) any failure.
    */
   async restore(keepFailure = false): Promise<void> {
+    // A sign-out under way settles the state itself (a remount meanwhile must not show it over).
+    if (this.core.parts.signOut.signingOut !== undefined) return;
     const epoch = this.core.epoch;
     const shown = this.core.snapshot.error;
     const record = this.core.records().read();
