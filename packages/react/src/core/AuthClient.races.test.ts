@@ -264,21 +264,9 @@ describe('a sign-in that fails while the page waits for another tab', () => {
 
 describe('signing out', () => {
   test('a sign-out redirect that never leaves the page does not stay signing-out', async () => {
-    harness = createHarness();
-    const { client } = await harness.signIn(harness.createClient());
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const leaving = harness.nextRedirect();
-    void client.signOut();
-    await vi.advanceTimersByTimeAsync(100);
-    await leaving;
+    const client = await signOutLeaving();
     expect(client.getSnapshot().status).toBe('signing-out');
-    await vi.advanceTimersByTimeAsync(15_000);
-    await vi.waitFor(() =>
-      expect(client.getSnapshot()).toMatchObject({
-        status: 'unauthenticated',
-        signOutReason: 'user',
-      }),
-    );
+    await settlesSignedOutByUser(client);
     // Signing out again reaches the provider again, rather than joining the one that never left.
     const again = harness.nextRedirect();
     void client.signOut();
@@ -289,27 +277,38 @@ describe('signing out', () => {
 
 describe('a remount while the sign-out redirect is leaving', () => {
   test('the tab stays signing out (a guard would send it to sign in), and settles with its reason if the page stays', async () => {
-    harness = createHarness();
-    const { client } = await harness.signIn(harness.createClient());
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const leaving = harness.nextRedirect();
-    void client.signOut();
-    await vi.advanceTimersByTimeAsync(100);
-    expect(await leaving).toMatch(/\/logout\?/);
+    const client = await signOutLeaving();
     // The provider is unmounted and mounted again while the browser leaves for the provider.
     client.stop();
     void client.start();
     await vi.advanceTimersByTimeAsync(1_000);
     expect(client.getSnapshot().status).toBe('signing-out');
-    await vi.advanceTimersByTimeAsync(15_000);
-    await vi.waitFor(() =>
-      expect(client.getSnapshot()).toMatchObject({
-        status: 'unauthenticated',
-        signOutReason: 'user',
-      }),
-    );
+    await settlesSignedOutByUser(client);
   });
 });
+
+/** A signed-in client whose sign-out redirect has gone to the provider's logout (fake timers on). */
+async function signOutLeaving() {
+  harness = createHarness();
+  const { client } = await harness.signIn(harness.createClient());
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  const leaving = harness.nextRedirect();
+  void client.signOut();
+  await vi.advanceTimersByTimeAsync(100);
+  expect(await leaving).toMatch(/\/logout\?/);
+  return client;
+}
+
+/** The page stayed: after the sign-out watch, `client` is signed out by the user. */
+async function settlesSignedOutByUser(client: ReturnType<Harness['createClient']>) {
+  await vi.advanceTimersByTimeAsync(15_000);
+  await vi.waitFor(() =>
+    expect(client.getSnapshot()).toMatchObject({
+      status: 'unauthenticated',
+      signOutReason: 'user',
+    }),
+  );
+}
 
 describe('a popup sign-in that fails after the session changed in another tab', () => {
   /** A popup sign-in on `opener`; `fail()` lands the popup on the provider's access_denied. */
