@@ -49,7 +49,8 @@ export class Callback {
     // The address bar is clean before the code is exchanged (session protocol, rule 7).
     this.cleanAddress(address);
     const url = providerErrorKept(address);
-    const params = new URL(url).searchParams;
+    const parsed = new URL(url);
+    const params = parsed.searchParams;
     // An empty `error` is none (RFC 6749 4.1.2.1 gives it a code): the response lacks its code.
     const operation: AuthOperation = params.get('error') ? 'sign-in' : 'callback';
     this.core.set('signing-in', null, null);
@@ -66,7 +67,7 @@ export class Callback {
       await this.core.parts.checks.checkCallbackIssuer(url, params, issuer);
       // RFC 6749 3.1: no response parameter is given twice; a repeat, or another one in the
       // fragment, leaves unsaid which was meant.
-      const fragment = new URLSearchParams(new URL(url).hash.slice(1));
+      const fragment = new URLSearchParams(parsed.hash.slice(1));
       if (authParams.some((name) => params.getAll(name).length > 1 || fragment.has(name))) {
         throw authError(
           'callback_state_mismatch',

@@ -29,10 +29,7 @@ export function isCallback(core: SessionCore, url: string, leftToSignIn: boolean
   // ready-made UserManager's URIs count too.
   const { redirect_uri, popup_redirect_uri, silent_redirect_uri } = core.userManager.settings;
   return (
-    [redirect_uri, popup_redirect_uri, silent_redirect_uri].some((uri) => {
-      const target = uri === undefined ? null : new URL(uri);
-      return target?.origin === current.origin && target.pathname === current.pathname;
-    }) &&
+    [redirect_uri, popup_redirect_uri, silent_redirect_uri].some((uri) => onPage(current, uri)) &&
     (has('state') || leftToSignIn) &&
     (has('code') || has('error'))
   );
@@ -40,12 +37,15 @@ export function isCallback(core: SessionCore, url: string, leftToSignIn: boolean
 
 /** Whether `url` is the return from the provider's logout to `post_logout_redirect_uri`. */
 export function isSignOutReturn(core: SessionCore, url: string): boolean {
-  const target = core.config.oidc.post_logout_redirect_uri;
-  if (target === undefined) return false;
   const current = new URL(url);
-  const expected = new URL(target);
-  if (current.origin !== expected.origin || current.pathname !== expected.pathname) return false;
+  if (!onPage(current, core.config.oidc.post_logout_redirect_uri)) return false;
   return current.searchParams.has('state') || tabMark(core, 'signed-out').read() !== null;
+}
+
+/** Whether `url` is on the page `uri` names: its origin and path, whatever its query and hash. */
+function onPage(url: URL, uri: string | undefined): boolean {
+  const target = uri === undefined ? null : new URL(uri);
+  return target?.origin === url.origin && target.pathname === url.pathname;
 }
 
 /**
