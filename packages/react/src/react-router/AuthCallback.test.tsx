@@ -65,6 +65,36 @@ describe('AuthCallback', () => {
     expect(auth.signIn.calls).toEqual([[{ returnTo: '/start' }]]);
   });
 
+  test('`error` replaces the failure view: a node, or a function given the error and "Try again"', async () => {
+    const auth = createMockAuthClient({ state: 'error' });
+    const { rerender } = render(
+      <MockAuthProvider client={auth}>
+        <MemoryRouter>
+          <AuthCallback error={<p>You are not signed in.</p>} />
+        </MemoryRouter>
+      </MockAuthProvider>,
+    );
+    expect(screen.getByText('You are not signed in.')).toBeDefined();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByRole('button')).toBeNull();
+    rerender(
+      <MockAuthProvider client={auth}>
+        <MemoryRouter>
+          <AuthCallback
+            home="/start"
+            error={(error, retry) => (
+              <button type="button" onClick={retry}>
+                Again after {error.code}
+              </button>
+            )}
+          />
+        </MemoryRouter>
+      </MockAuthProvider>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Again after provider_error' }));
+    expect(auth.signIn.calls).toEqual([[{ returnTo: '/start' }]]);
+  });
+
   test('a client whose signIn() rejects: "Try again" logs it in development, never unhandled', async () => {
     const failure = new Error('The sign-in service is down.');
     const auth = createMockAuthClient({ state: 'error' });

@@ -8,6 +8,7 @@ import {
   useAuthActions,
   useAuthState,
 } from '@oidc-kit/react';
+import type { AuthError } from '@oidc-kit/react';
 // Bundled into this entry: a few lines each, not worth a public export.
 import { missingProvider } from '../missingProvider';
 import { reportRejection } from '../reportRejection';
@@ -18,6 +19,11 @@ export interface AuthCallbackProps {
   fallback?: ReactNode;
   /** Where "Try again" returns to, and the link when there is nothing to finish. Default `/`. */
   home?: string;
+  /**
+   * Shown for a failed sign-in with no response left to finish (e.g. your own page explains it
+   * already). Default: the message and a "Try again" button, which signs in again towards `home`.
+   */
+  error?: ReactNode | ((error: AuthError, retry: () => void) => ReactNode);
 }
 
 /** Whether a query holds an authorization response (RFC 6749 §4.1.2). */
@@ -38,6 +44,7 @@ function carriesResponse(search: string): boolean {
 export function AuthCallback({
   fallback = <AuthPending />,
   home = '/',
+  error: failureView,
 }: AuthCallbackProps): ReactNode {
   // Checked first, so that the error names this component, not the hooks below.
   if (useContext(AuthContext) === null) {
@@ -59,12 +66,10 @@ export function AuthCallback({
     return fallback;
   }
   if (status === 'error' && error !== null) {
-    return (
-      <AuthErrorMessage
-        error={error}
-        retry={() => void reportRejection(signIn({ returnTo: home }))}
-      />
-    );
+    const retry = () => void reportRejection(signIn({ returnTo: home }));
+    return typeof failureView === 'function'
+      ? failureView(error, retry)
+      : (failureView ?? <AuthErrorMessage error={error} retry={retry} />);
   }
   if (status === 'authenticated' || status === 'unauthenticated') {
     return (
