@@ -719,3 +719,57 @@ describe("a sign-in in this tab and another tab's older one at once", () => {
     expect(reloaded.getSnapshot().user?.profile.sub).toBe('bob');
   });
 });
+
+describe('a redirect callback processed while another tab signs out', () => {
+  /**
+   * Tab A, signed in to the session B holds, signs in again by redirect; its page lands on the
+   * callback with the token request held, and tab B signs out meanwhile.
+   */
+  async function landingWhileOtherSignsOut() {
+    harness = createHarness();
+    const storage = newStorage();
+    const { client: other } = await harness.signIn(harness.createClient());
+    const before = (other.getSnapshot().user as { id_token?: string }).id_token;
+    const tab = harness.createClient({ storage });
+    await tab.start();
+    expect(tab.getSnapshot().status).toBe('authenticated');
+    const waiting = harness.nextRedirect();
+    void tab.signIn({ prompt: 'login' });
+    const callbackUrl = harness.provider.authorize(await waiting);
+    // The page left for the provider: what it had stored stays in the tab's storage.
+    tab.dispose();
+    expect(storedUsers(storage)).toHaveLength(1);
+    history.replaceState(null, '', callbackUrl);
+    harness.provider.options.tokenDelay = 200;
+    const tokenRequests = harness.provider.count('token');
+    const landed = harness.createClient({ storage });
+    const landing = landed.start();
+    await vi.waitFor(() => expect(harness.provider.count('token')).toBe(tokenRequests + 1));
+    await other.signOut({ redirect: false });
+    expect(other.getSnapshot().status).toBe('unauthenticated');
+    return { storage, other, landed, landing, before };
+  }
+
+  test('a sign-in that succeeds after the sign-out is a new session: it stands, stored and recorded', async () => {
+    const { storage, landed, landing, before } = await landingWhileOtherSignsOut();
+    await landing;
+    expect(landed.getSnapshot().status).toBe('authenticated');
+    expect((landed.getSnapshot().user as { id_token?: string }).id_token).not.toBe(before);
+    expect(storedUsers(storage)).toHaveLength(1);
+    // A reload finds it: its record was written after the sign-out removed the old one.
+    harness.dispose();
+    const reloaded = harness.createClient({ storage });
+    await reloaded.start();
+    expect(reloaded.getSnapshot().status).toBe('authenticated');
+  });
+
+  test('a sign-in that fails after the sign-out does not bring the signed-out session back', async () => {
+    const { storage, landed, landing } = await landingWhileOtherSignsOut();
+    harness.provider.options.idTokenClaims = (claims) => ({ ...claims, aud: 'another-client' });
+    await landing;
+    expect(landed.getSnapshot()).toMatchObject({ status: 'error', user: null });
+    expect(landed.getSnapshot().error?.code).toBe('id_token_invalid');
+    expect(storedUsers(storage)).toEqual([]);
+    expect(storageText(harness.shared)).not.toContain('oidc-kit:session:');
+  });
+});
