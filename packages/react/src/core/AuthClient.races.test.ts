@@ -773,3 +773,80 @@ describe('a redirect callback processed while another tab signs out', () => {
     expect(storageText(harness.shared)).not.toContain('oidc-kit:session:');
   });
 });
+
+describe("a sign-in in this tab and another tab's older one at once, with an asynchronous user store", () => {
+  test("the older session's write, still under way when this tab's sign-in is stored, does not replace it", async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    const inner = new WebStorageStateStore({ store: storage });
+    // A store whose next write, once `held` is set, waits for it before writing (IndexedDB, say).
+    const hold: { held?: Deferred; writing?: Deferred } = {};
+    const userStore: StateStore = {
+      set: async (key, value) => {
+        const held = hold.held;
+        hold.held = undefined;
+        if (held !== undefined) {
+          hold.writing?.resolve();
+          await held.promise;
+        }
+        await inner.set(key, value);
+      },
+      get: (key) => inner.get(key),
+      getAllKeys: () => inner.getAllKeys(),
+      remove: (key) => inner.remove(key),
+    };
+    const tab = new AuthClient(
+      {
+        userManager: new UserManager({
+          authority: harness.provider.issuer,
+          client_id: 'app',
+          redirect_uri: `${appOrigin}/callback`,
+          userStore,
+          stateStore: new WebStorageStateStore({ store: localStorage }),
+        }),
+      },
+      {
+        sharedStorage: harness.shared,
+        locks: null,
+        createChannel: () => harness.rawChannel() as unknown as ChannelLike,
+        navigate: () => undefined,
+      },
+    );
+    ownClients.push(tab);
+    await tab.start();
+    expect(tab.getSnapshot().status).toBe('unauthenticated');
+    // Another tab signs in; this one adopts its session, and its write of alice waits.
+    const held = deferred();
+    hold.held = held;
+    hold.writing = deferred();
+    await harness.signIn(harness.createClient());
+    await hold.writing.promise;
+    // Meanwhile this tab signs in itself, in a popup, as bob: a newer session, stored at once.
+    const { authorizeUrl } = stubPopup();
+    const signingIn = tab.signIn({ popup: true, prompt: 'login' });
+    const { deliver } = landInPopup(
+      harness.provider.authorize(await authorizeUrl(), {
+        sub: 'bob',
+        name: 'Bob Stone',
+        email: 'bob@example.com',
+        roles: ['user'],
+      }),
+    );
+    await harness.createClient({ storage: newStorage() }).start();
+    deliver();
+    await vi.waitFor(() => expect(storage.getItem(storedUsers(storage)[0] ?? '')).toContain('bob'));
+    // The older session's write ends now.
+    held.resolve();
+    await signingIn;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(tab.getSnapshot().user?.profile.sub).toBe('bob');
+    expect(storage.getItem(storedUsers(storage)[0] ?? '')).toContain('"sub":"bob"');
+    // A reload with no other tab left finds this tab's own, newer session in its store.
+    harness.dispose();
+    tab.dispose();
+    const reloaded = harness.createClient({ storage });
+    await reloaded.start();
+    expect(reloaded.getSnapshot().status).toBe('authenticated');
+    expect(reloaded.getSnapshot().user?.profile.sub).toBe('bob');
+  });
+});

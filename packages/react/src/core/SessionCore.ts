@@ -60,6 +60,12 @@ export class SessionCore {
   /** The id of the session this tab holds (see the session record), or null. */
   session: string | null = null;
 
+  /** Sign-ins this tab has begun storing (see `SessionSharing.adopt`). */
+  signIns = 0;
+
+  /** The last write of a new session's user in this tab (see `storeInTurn`). */
+  storing: Promise<unknown> = Promise.resolve();
+
   /** The id a sign-in under way will give its session; its user is stored under it. */
   incoming: string | null = null;
 
@@ -128,6 +134,16 @@ export class SessionCore {
     const refresh = token === undefined ? null : await tokenId(token);
     // The floor of rule 5 spaces renewals; a new session has had none yet.
     this.records().write({ session, refresh, requested: 0 });
+  }
+
+  /**
+   * Runs `write` once every write before it has ended: an adopted session and this tab's sign-in,
+   * stored at once by an asynchronous store, end in the order they began.
+   */
+  storeInTurn<T>(write: () => Promise<T>): Promise<T> {
+    const run = this.storing.then(write);
+    this.storing = run.catch(() => undefined);
+    return run;
   }
 
   signedIn(user: User): void {

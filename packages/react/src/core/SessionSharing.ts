@@ -33,21 +33,26 @@ export class SessionSharing {
       const current = this.core.snapshot.user;
       if (shared.id === this.core.session && current?.profile.sub !== claims.sub) return null;
       this.core.parts.checks.checkAccessToken(user, current, this.core.config.dpop !== false);
-      // Signed out meanwhile, or signing out now (a remount's restore asks the tabs meanwhile).
-      if (
-        this.core.epoch !== epoch ||
-        this.core.snapshot.status === 'signing-out' ||
-        this.core.records().read()?.session !== shared.id
-      )
+      const signIns = this.core.signIns;
+      return await this.core.storeInTurn(async () => {
+        // Signed out meanwhile, or signing out now (a remount's restore asks the tabs meanwhile),
+        // or a newer sign-in stored (its record names it).
+        if (
+          this.core.epoch !== epoch ||
+          this.core.snapshot.status === 'signing-out' ||
+          this.core.records().read()?.session !== shared.id
+        )
+          return null;
+        this.core.session = shared.id;
+        await this.core
+          .userStore()
+          .setTrusted(this.core.userKey(), user.toStorageString(), shared.id);
+        // A sign-in here began meanwhile: its user, stored next, is the one the tab keeps.
+        if (this.core.epoch === epoch && this.core.signIns === signIns) return user;
+        // Signed out while the user was being stored (an asynchronous store): it goes again.
+        if (this.core.session === null) await this.core.clearUser();
         return null;
-      this.core.session = shared.id;
-      await this.core
-        .userStore()
-        .setTrusted(this.core.userKey(), user.toStorageString(), shared.id);
-      if (this.core.epoch === epoch) return user;
-      // Signed out while the user was being stored (an asynchronous store): it goes again.
-      if (this.core.session === null) await this.core.clearUser();
-      return null;
+      });
     } catch {
       return null;
     }

@@ -196,11 +196,15 @@ export class SignIn {
     // stored its answer as that session's: this sign-in's user is stored last, as this one's. The
     // record goes first: another tab's session adopted meanwhile (`SessionSharing.adopt` checks
     // the record last) cannot replace this one.
-    await this.core.withNamedLock('renew', async () => {
-      await this.core.bookSession(session, user);
-      this.core.session = session;
-      await this.core.userStore().setTrusted(this.core.userKey(), user.toStorageString(), session);
-    });
+    // An adoption whose write is under way gives way (`SessionSharing.adopt`); this write follows it.
+    this.core.signIns += 1;
+    await this.core.withNamedLock('renew', () =>
+      this.core.storeInTurn(async () => {
+        await this.core.bookSession(session, user);
+        this.core.session = session;
+        await this.core.userStore().setTrusted(this.core.userKey(), user.toStorageString(), session);
+      }),
+    );
     // One session a client: the key pairs of sessions before this one bind nothing any tab keeps.
     await this.core.presenter.forgetKeys((other) => other !== session);
     this.core.signedIn(user);
