@@ -202,7 +202,9 @@ export class SignIn {
       this.core.storeInTurn(async () => {
         await this.core.bookSession(session, user);
         this.core.session = session;
-        await this.core.userStore().setTrusted(this.core.userKey(), user.toStorageString(), session);
+        await this.core
+          .userStore()
+          .setTrusted(this.core.userKey(), user.toStorageString(), session);
       }),
     );
     // One session a client: the key pairs of sessions before this one bind nothing any tab keeps.
