@@ -1,4 +1,9 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import {
+  createHarness as createLoadedHarness,
+  newStorage,
+  storedUsers,
+} from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
 import type { AuthClient } from './AuthClient';
 
@@ -214,5 +219,37 @@ describe("the engine's chunk", () => {
     const { status, error } = client.getSnapshot();
     expect(status).toBe('error');
     expect(isAuthError(error, 'network')).toBe(true);
+  });
+
+  test('start() and signOut() asked for before the chunk arrives run in the order asked: the session is restored, then signed out', async () => {
+    // A session signed in with the engine loaded, as another page of the app had it.
+    const signedIn = createLoadedHarness();
+    const storage = newStorage();
+    await signedIn.signIn(signedIn.createClient(), { storage });
+    expect(storedUsers(storage)).toHaveLength(1);
+    // A reload whose engine chunk comes late: start() and a click on "Sign out" both wait for it.
+    let arrive = () => {};
+    const arrived = new Promise<void>((resolve) => (arrive = resolve));
+    vi.doMock('./engine', async (importOriginal) => {
+      await arrived;
+      return importOriginal();
+    });
+    const { createHarness } = await coldStart();
+    harness = createHarness();
+    const client = harness.createClient({
+      storage,
+      environment: { sharedStorage: signedIn.shared },
+    });
+    const statuses: string[] = [];
+    client.subscribe(() => statuses.push(client.getSnapshot().status));
+    const starting = client.start();
+    const signingOut = client.signOut({ redirect: false });
+    arrive();
+    await Promise.all([starting, signingOut]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(client.getSnapshot()).toMatchObject({ status: 'unauthenticated', user: null });
+    expect(statuses).toEqual(['authenticated', 'signing-out', 'unauthenticated']);
+    expect(storedUsers(storage)).toEqual([]);
+    signedIn.dispose();
   });
 });
