@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { createTestUser, withMockAuth } from '@oidc-kit/react/testing';
 import { Authorized } from './Authorized';
-import { roleControl } from './roleControl';
+import { roleControl, scopeControl } from './accessControls';
 
 /**
  * `Authorized` shows its children only to a signed-in user with any of `roles`, all of `scopes`
@@ -11,7 +11,7 @@ import { roleControl } from './roleControl';
 const meta = {
   title: 'Components/Authorized',
   component: Authorized,
-  argTypes: { roles: roleControl },
+  argTypes: { roles: roleControl, scopes: scopeControl },
   args: {
     roles: ['admin'],
     children: <a href="#admin">Admin dashboard</a>,

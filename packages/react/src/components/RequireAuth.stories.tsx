@@ -2,12 +2,12 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { AuthError } from '@oidc-kit/react';
 import { createTestUser, withMockAuth } from '@oidc-kit/react/testing';
 import { RequireAuth } from './RequireAuth';
-import { roleControl } from './roleControl';
+import { roleControl, scopeControl } from './accessControls';
 
 const meta = {
   title: 'Components/RequireAuth',
   component: RequireAuth,
-  argTypes: { roles: roleControl },
+  argTypes: { roles: roleControl, scopes: scopeControl },
   args: {
     children: (
       <article>
@@ -38,6 +38,12 @@ export const Forbidden: Story = {
   name: 'Signed in without the role',
   args: { roles: ['admin'] },
   decorators: [withMockAuth({ user: createTestUser({ name: 'Alice Liddell', roles: ['user'] }) })],
+};
+
+export const MissingScope: Story = {
+  name: 'Signed in without the scope',
+  args: { scopes: ['orders:write'] },
+  decorators: [withMockAuth({ user: createTestUser({ name: 'Alice Liddell' }) })],
 };
 
 export const SignInFailed: Story = {
