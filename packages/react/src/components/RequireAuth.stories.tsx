@@ -3,11 +3,17 @@ import { AuthError } from '@oidc-kit/react';
 import { createTestUser, withMockAuth } from '@oidc-kit/react/testing';
 import { RequireAuth } from './RequireAuth';
 import { roleControl, scopeControl } from './accessControls';
+import { errorViewControl, signInNeededControl } from './viewControls';
 
 const meta = {
   title: 'Components/RequireAuth',
   component: RequireAuth,
-  argTypes: { roles: roleControl, scopes: scopeControl },
+  argTypes: {
+    roles: roleControl,
+    scopes: scopeControl,
+    error: errorViewControl,
+    signInNeeded: signInNeededControl,
+  },
   args: {
     children: (
       <article>

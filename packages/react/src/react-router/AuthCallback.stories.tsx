@@ -3,6 +3,7 @@ import { MemoryRouter } from 'react-router';
 import { MockAuthProvider, createTestUser } from '@oidc-kit/react/testing';
 import type { MockAuthProviderProps } from '@oidc-kit/react/testing';
 import { AuthCallback } from './AuthCallback';
+import { errorViewControl } from '../components/viewControls';
 
 function withAuth(auth: MockAuthProviderProps): Meta<typeof AuthCallback>['decorators'] {
   return [
@@ -19,6 +20,7 @@ function withAuth(auth: MockAuthProviderProps): Meta<typeof AuthCallback>['decor
 const meta = {
   title: 'React Router/AuthCallback',
   component: AuthCallback,
+  argTypes: { error: errorViewControl },
 } satisfies Meta<typeof AuthCallback>;
 
 export default meta;
