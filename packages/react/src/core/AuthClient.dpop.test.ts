@@ -379,6 +379,44 @@ describe('DPoP (RFC 9449) with a provider that advertises it', () => {
   });
 });
 
+describe('a Bearer token where a proof was sent is a downgrade, refused (RFC 9449 §5)', () => {
+  const downgrade = (fields: Record<string, unknown>) => ({ ...fields, token_type: 'Bearer' });
+
+  test.each([true, 'auto'] as const)(
+    'dpop %s: a code exchange answered with token_type Bearer is token_exchange_failed, nothing stored',
+    async (dpop) => {
+      harness = createHarness({ ...dpopProvider, tokenResponse: downgrade });
+      const storage = newStorage();
+      const { client } = await harness.signIn(harness.createClient({ config: { dpop } }), {
+        storage,
+        config: { dpop },
+      });
+      expect(requestsTo('token')[0]?.proof).toMatchObject({ htm: 'POST' });
+      expect(client.getSnapshot()).toMatchObject({
+        status: 'error',
+        user: null,
+        error: { code: 'token_exchange_failed' },
+      });
+      expect(await storedKeys()).toEqual([]);
+    },
+  );
+
+  test('a bound session whose refresh is answered with token_type Bearer does not become a Bearer session', async () => {
+    const { client } = await signedIn();
+    const bound = client.getSnapshot().user?.access_token;
+    harness.provider.options.tokenResponse = downgrade;
+    await client.renew().catch(() => undefined);
+    expect(requestsTo('refresh')).toHaveLength(1);
+    const { user } = client.getSnapshot();
+    expect(user?.token_type ?? null).not.toBe('Bearer');
+    expect(user === null || user.access_token === bound).toBe(true);
+    await client.fetch(`${harness.provider.apiOrigin}/me`);
+    expect(requestsTo('api').every((call) => !call.authorization?.startsWith('Bearer '))).toBe(
+      true,
+    );
+  });
+});
+
 describe('DPoP with every way of getting tokens', () => {
   test('a popup sign-in: the opener exchanges the code with a proof', async () => {
     harness = createHarness({ ...dpopProvider });

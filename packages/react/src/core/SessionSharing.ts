@@ -32,7 +32,12 @@ export class SessionSharing {
       // As a provider's renewal must (rule 3): the session keeps its user, with a token to present.
       const current = this.core.snapshot.user;
       if (shared.id === this.core.session && current?.profile.sub !== claims.sub) return null;
-      this.core.parts.checks.checkAccessToken(user, current, this.core.config.dpop !== false);
+      this.core.parts.checks.checkAccessToken(
+        user,
+        current,
+        this.core.config.dpop !== false,
+        false,
+      );
       const signIns = this.core.signIns;
       return await this.core.storeInTurn(async () => {
         // Signed out meanwhile, or signing out now (a remount's restore asks the tabs meanwhile),
