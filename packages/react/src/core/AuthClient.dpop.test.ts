@@ -357,6 +357,16 @@ describe('DPoP (RFC 9449) with a provider that advertises it', () => {
     expect(client.getSnapshot()).toMatchObject({ status: 'authenticated', error: null });
   });
 
+  test('a token endpoint with a query is proven without it: htu has no query (RFC 9449 §4.2), for the exchange and the refresh', async () => {
+    const { client } = await signedIn({ dpop: true, tokenEndpointQuery: 'p=b2c_1_signin' });
+    expect(requestsTo('token')[0]?.url).toBe(`${harness.provider.issuer}/token?p=b2c_1_signin`);
+    expect(requestsTo('token')[0]?.proof?.htu).toBe(`${harness.provider.issuer}/token`);
+    expect(client.getSnapshot().user?.token_type).toBe('DPoP');
+    await client.renew();
+    expect(requestsTo('refresh')[0]?.proof?.htu).toBe(`${harness.provider.issuer}/token`);
+    expect(client.getSnapshot()).toMatchObject({ status: 'authenticated', error: null });
+  });
+
   test('a renewal is proven by the same key, and its tokens stay bound to it', async () => {
     const { client } = await signedIn();
     const jkt = requestsTo('token')[0]?.proof?.jkt;

@@ -171,8 +171,12 @@ function enableProofs(
     (client) => client?._jsonService,
   );
   const userinfo = inner?._validator?._userInfoService?._jsonService;
+  const prove = inner?.getDpopProof;
+  const tokenEndpoint = inner?.metadataService?.getTokenEndpoint?.bind(inner.metadataService);
   if (
     inner?.settings === undefined ||
+    prove === undefined ||
+    tokenEndpoint === undefined ||
     posting.some(
       (service) => service?.postForm === undefined || service.fetchWithTimeout === undefined,
     ) ||
@@ -184,6 +188,18 @@ function enableProofs(
     );
   }
   for (const settings of [manager.settings, inner.settings]) Object.assign(settings, { dpop });
+  // oidc-client-ts names the token endpoint in its proofs as discovery gives it, query and all,
+  // where `htu` is the URI without query and fragment (RFC 9449 §4.2).
+  const proofTarget = {
+    settings: inner.settings,
+    metadataService: {
+      getTokenEndpoint: async () => {
+        const url = new URL((await tokenEndpoint(false)) as string);
+        return url.origin + url.pathname;
+      },
+    },
+  };
+  inner.getDpopProof = (store, nonce) => prove.call(proofTarget, store, nonce);
   // Bound access tokens not yet sent to userinfo (with `loadUserInfo`, which follows their answer).
   // An exchange that fails before userinfo leaves its token here: only the latest few are kept.
   const bound = new Set<string>();
@@ -248,6 +264,8 @@ interface JsonServiceInside {
 
 interface OidcClientInside {
   settings?: object;
+  getDpopProof?(store: KeyStore, nonce?: string): Promise<string>;
+  metadataService?: { getTokenEndpoint?(optional: boolean): Promise<string | undefined> };
   _tokenClient?: { _jsonService?: JsonServiceInside };
   _validator?: {
     _tokenClient?: { _jsonService?: JsonServiceInside };

@@ -80,6 +80,11 @@ export interface FakeProviderOptions {
    * (RFC 9449 §8.2), as oidc-provider's does when its nonce rotates.
    */
   dpopNonceRotates?: boolean;
+  /**
+   * A query the discovery document's `token_endpoint` carries (`p=policy`, as some providers'
+   * do); the endpoint answers there. A token request's proof names it without (RFC 9449 §4.2).
+   */
+  tokenEndpointQuery?: string;
 }
 
 /** A DPoP proof as the fake provider read it. */
@@ -326,7 +331,7 @@ export class FakeProvider {
     return {
       issuer: this.options.discoveredIssuer ?? this.issuer,
       authorization_endpoint: `${this.issuer}/authorize`,
-      token_endpoint: `${this.issuer}/token`,
+      token_endpoint: `${this.issuer}/token${this.options.tokenEndpointQuery === undefined ? '' : `?${this.options.tokenEndpointQuery}`}`,
       jwks_uri: `${this.issuer}/jwks`,
       revocation_endpoint: `${this.issuer}/revoke`,
       userinfo_endpoint: `${this.issuer}/userinfo`,
