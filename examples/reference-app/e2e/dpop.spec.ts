@@ -5,7 +5,7 @@ import { SignJWT, calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, expo
 import { generateKeyPair } from 'jose';
 import type { JWK } from 'jose';
 import { e2e } from './stack';
-import { fact, signInFromHeader, watchConsole } from './support';
+import { fact, headerSignIn, logIn, signInFromHeader, userName, watchConsole } from './support';
 
 const meUrl = `${e2e.api}/me`;
 
@@ -83,4 +83,54 @@ test('DPoP: the dashboard’s API call carries a valid proof; a reload keeps the
   // The page itself keeps working.
   await dashboardCall(page, () => page.getByRole('button', { name: 'Call the API again' }).click());
   expect(problems).toEqual([]);
+});
+
+/** The names of the DPoP key pairs kept in the page's IndexedDB (oidc-client-ts's `oidc` / `dpop`). */
+function storedKeys(page: Page): Promise<string[]> {
+  return page.evaluate(
+    () =>
+      new Promise<string[]>((resolve, reject) => {
+        const opening = indexedDB.open('oidc');
+        opening.onupgradeneeded = () => opening.result.createObjectStore('dpop');
+        opening.onerror = () => reject(opening.error);
+        opening.onsuccess = () => {
+          const listing = opening.result.transaction('dpop').objectStore('dpop').getAllKeys();
+          listing.onerror = () => reject(listing.error);
+          listing.onsuccess = () => {
+            opening.result.close();
+            resolve(listing.result.map(String));
+          };
+        };
+      }),
+  );
+}
+
+async function proofKey(request: Request): Promise<string> {
+  const header = decodeProtectedHeader((await request.allHeaders()).dpop ?? '');
+  return calculateJwkThumbprint(header.jwk as JWK);
+}
+
+test('DPoP: a second tab proves with the session’s key, makes none of its own; sign-out deletes it for every tab', async ({
+  page,
+  context,
+}) => {
+  await signInFromHeader(page, 'alice', 'Alice Liddell');
+  const jkt = await proofKey(await dashboardCall(page, () => page.goto('/dashboard')));
+  const keys = await storedKeys(page);
+  expect(keys).toHaveLength(1);
+
+  const second = await context.newPage();
+  expect(await proofKey(await dashboardCall(second, () => second.goto('/dashboard')))).toBe(jkt);
+  expect(await storedKeys(second)).toEqual(keys);
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(`${e2e.app}/signed-out`);
+  await expect(headerSignIn(second)).toBeVisible();
+  await expect.poll(() => storedKeys(second)).toEqual([]);
+
+  // The next sign-in gets a key pair of its own.
+  await headerSignIn(page).click();
+  await logIn(page, 'alice');
+  await expect(userName(page, 'Alice Liddell')).toBeVisible();
+  expect(await proofKey(await dashboardCall(page, () => page.goto('/dashboard')))).not.toBe(jkt);
 });
