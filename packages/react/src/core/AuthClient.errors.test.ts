@@ -543,6 +543,29 @@ describe('every other error code the engine raises', () => {
     expect(storedUsers(storage)).toEqual([]);
   });
 
+  // OpenID Connect Core 12.2: a refreshed ID token keeps the `auth_time` and the `azp` of the first.
+  test.each([
+    ['auth_time', { auth_time: 1_700_000_000 }, { auth_time: 1_700_000_600 }],
+    ['azp', { azp: 'app' }, { azp: undefined }],
+    ['azp', {}, { azp: 'app' }],
+  ])(
+    'id_token_invalid (%s): a renewal whose ID token changes it ends the session',
+    async (check, first, renewed) => {
+      harness = createHarness({ idTokenClaims: (claims) => ({ ...claims, ...first }) });
+      const storage = newStorage();
+      const { client } = await harness.signIn(harness.createClient(), { storage });
+      harness.provider.options.idTokenClaims = (claims) => ({ ...claims, ...first, ...renewed });
+      await expect(client.renew()).resolves.toBeNull();
+      const { status, user, error } = client.getSnapshot();
+      expect(status).toBe('unauthenticated');
+      expect(user).toBeNull();
+      expect(isAuthError(error, 'id_token_invalid')).toBe(true);
+      expect(error?.check).toBe(check);
+      expect(error?.message).toContain(`\`${check}\``);
+      expect(storedUsers(storage)).toEqual([]);
+    },
+  );
+
   test('config_invalid: a wrong configuration throws when the client is created', () => {
     harness = createHarness();
     expect(() => harness.createClient({ config: { client_secret: 'oops' } as never })).toThrow(

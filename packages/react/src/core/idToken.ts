@@ -12,6 +12,7 @@ export type IdTokenCheck =
   | 'iat'
   | 'nonce'
   | 'sub'
+  | 'auth_time'
   | 'signature'
   | 'callback_iss'
   | 'discovered_issuer';

@@ -179,6 +179,16 @@ export function toAuthError(cause: unknown, operation: AuthOperation): AuthError
       cause,
     );
   }
+  // oidc-client-ts compares a refreshed ID token with the session's (OpenID Connect Core 12.2).
+  const changed = /^(auth_time|azp) (not )?in id_token/.exec(message);
+  if (changed) {
+    return idTokenInvalid(
+      changed[1] as 'auth_time' | 'azp',
+      process.env.NODE_ENV !== 'production' &&
+        `its \`${changed[1]}\` is not that of the session's first ID token (OpenID Connect Core 12.2).`,
+      cause,
+    );
+  }
   if (/No matching state|State does not match|No state in response/.test(message)) {
     return authError(
       'callback_state_mismatch',
