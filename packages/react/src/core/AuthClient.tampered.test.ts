@@ -152,6 +152,25 @@ describe('the return from the provider’s logout', () => {
     expect(location.search).toBe('');
   });
 
+  test.each([
+    ['the one sent, then another', (state: string) => `state=${state}&state=forged`],
+    ['the one sent, twice', (state: string) => `state=${state}&state=${state}`],
+  ])(
+    'with `state` given twice (%s): reported as callback_state_mismatch, no sign-out reason, spent',
+    async (_, search) => {
+      harness = createHarness();
+      const state = (await leftToSignOut()).searchParams.get('state') as string;
+      const back = await landAt(`http://localhost:3000/signed-out?${search(state)}`);
+
+      expect(back.getSnapshot()).toMatchObject({ status: 'unauthenticated', signOutReason: null });
+      expect(back.getSnapshot().error?.code).toBe('callback_state_mismatch');
+      expect(location.search).toBe('');
+      // The state is spent all the same: the return without the repeat is refused too.
+      const again = await landAt(`http://localhost:3000/signed-out?state=${state}`);
+      expect(again.getSnapshot().error?.code).toBe('callback_state_mismatch');
+    },
+  );
+
   test('post_logout_redirect_uri comes from the config only, whatever the options carry', async () => {
     harness = createHarness();
     const logout = await leftToSignOut({

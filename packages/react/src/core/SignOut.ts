@@ -1,5 +1,6 @@
 import type { User, SignoutRedirectArgs } from 'oidc-client-ts';
 import type { SignOutReason } from './authState';
+import { authError } from './errors';
 import type { AuthError } from './errors';
 import { toAuthError } from './toAuthError';
 import { tabMark } from './arrival';
@@ -110,6 +111,17 @@ export class SignOut {
       // A provider that returns without `state` is accepted; one that returns a `state` must
       // return the one this browser sent.
       const { response } = await this.core.oidcClient().readSignoutResponseState(url, true);
+      // RFC 6749 3.1, as for a sign-in response: a `state` given twice leaves unsaid which one the
+      // provider sent (oidc-client-ts reads the first). The one read is spent all the same.
+      if (new URL(url).searchParams.getAll('state').length > 1) {
+        throw authError(
+          'callback_state_mismatch',
+          process.env.NODE_ENV !== 'production' && [
+            'This return from sign-out has `state` more than once, so which one the provider sent is unknown: the address was changed.',
+            'The local session was already cleared; the parameters were removed from the address.',
+          ],
+        );
+      }
       // An error from the provider's logout: the provider session may well be alive.
       if (response.error) throw Object.assign(response, { name: 'ErrorResponse' });
       reason = mark === 'idle' ? 'idle' : 'user';
