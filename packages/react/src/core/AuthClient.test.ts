@@ -362,6 +362,18 @@ describe('sign-out', () => {
     });
     expect(harness.redirects).toHaveLength(1);
   });
+
+  test('without an end-session endpoint, says in development that the provider session is alive', async () => {
+    harness = createHarness({ endSession: false });
+    const { client } = await harness.signIn(harness.createClient());
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    await client.signOut();
+    expect(client.getSnapshot().status).toBe('unauthenticated');
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]?.[0])).toMatch(
+      /no `end_session_endpoint`.*signed out here only/,
+    );
+  });
 });
 
 /**

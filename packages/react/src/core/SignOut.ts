@@ -70,6 +70,11 @@ export class SignOut {
     const returnTo = this.core.config.oidc.post_logout_redirect_uri;
     // A provider without RP-initiated logout: signing out here is all there is.
     if (endSession === undefined) {
+      if (process.env.NODE_ENV !== 'production') {
+        console.warn(
+          "oidc-kit: the provider announces no `end_session_endpoint`: signed out here only. The provider's session is still alive, so the next sign-in may not ask for a password; end it the provider's own way (see docs/providers) after `signOut({ redirect: false })`.",
+        );
+      }
       this.core.set('unauthenticated', null, null, reason);
       return;
     }
