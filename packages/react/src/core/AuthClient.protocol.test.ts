@@ -32,6 +32,11 @@ function later(seconds = 11): void {
   vi.setSystemTime(Date.now() + seconds * 1000);
 }
 
+/** A raw answer, as a proxy or a server's error page gives it. */
+function page(body: string, status: number, type: string, headers: Record<string, string> = {}) {
+  return new Response(body, { status, headers: { 'Content-Type': type, ...headers } });
+}
+
 async function signedInTab(options: Parameters<Harness['createClient']>[0] = {}) {
   const storage = options.storage ?? newStorage();
   const { client } = await harness.signIn(harness.createClient(options), {
@@ -97,6 +102,39 @@ describe('1. a refresh token is presented at most once, by any tab, ever', () =>
       await client.renew();
       expect(harness.provider.presentations(token)).toBe(1);
       expect(harness.provider.reusedRefreshTokens).toEqual([]);
+      expect(harness.silentAuthorizations).toHaveLength(1);
+      expect(client.getSnapshot().status).toBe('authenticated');
+      expect(client.getSnapshot().user?.access_token).not.toBe(user?.access_token);
+    },
+  );
+
+  // Answers that are not the token endpoint's JSON (a proxy's or a server's page, a rate limit): no
+  // `error` says the token went unused, so it stays spent. Retry-After is not read.
+  test.each([
+    ['an HTML 500 page', () => page('<!doctype html><title>Oops</title>', 500, 'text/html')],
+    [
+      'a 429 with Retry-After',
+      () => page('Slow down', 429, 'text/plain', { 'Retry-After': '120' }),
+    ],
+    ['an HTML 200 page', () => page('<!doctype html><title>Sign in</title>', 200, 'text/html')],
+  ])(
+    'a refresh answered with %s is renew_failed: the token stays spent, a silent authorize recovers',
+    async (_, answer) => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      harness = createHarness();
+      const { client } = await signedInTab();
+      const user = client.getSnapshot().user;
+      const token = user?.refresh_token as string;
+      later();
+      harness.provider.options.refreshAnswer = answer;
+      await expect(client.renew()).rejects.toMatchObject({ code: 'renew_failed' });
+      expect(client.getSnapshot().status).toBe('authenticated');
+      expect(client.getSnapshot().user).toBe(user);
+
+      harness.provider.options.refreshAnswer = undefined;
+      later();
+      await client.renew();
+      expect(harness.provider.presentations(token)).toBe(1);
       expect(harness.silentAuthorizations).toHaveLength(1);
       expect(client.getSnapshot().status).toBe('authenticated');
       expect(client.getSnapshot().user?.access_token).not.toBe(user?.access_token);

@@ -47,6 +47,11 @@ export interface FakeProviderOptions {
   refreshDelay?: number;
   /** Answer userinfo requests with this HTTP status and `temporarily_unavailable`. */
   userinfoStatus?: number;
+  /**
+   * Answers refresh requests with this response instead, once the request is read (an HTML error
+   * page, a 429 with `Retry-After`…): the provider took the request, and rotated nothing.
+   */
+  refreshAnswer?: () => Response;
   /** Answer refresh requests with this HTTP status and `refreshError`. */
   refreshStatus?: number;
   /** The error of `refreshStatus` answers (default `temporarily_unavailable`). */
@@ -298,6 +303,7 @@ export class FakeProvider {
       case 'refresh': {
         const refused = this.dpopRefusal(request, proof);
         if (refused !== null) return refused;
+        if (this.options.refreshAnswer !== undefined) return this.options.refreshAnswer();
         const answer = await this.delayed(
           request.signal,
           () => this.refresh(body ?? new URLSearchParams(), proof),
