@@ -952,6 +952,15 @@ describe('sign-out', () => {
     expect(location.search).toBe('');
   });
 
+  test('a forged state on the return is explained as a sign-out’s, not a sign-in’s', async () => {
+    harness = createHarness();
+    history.replaceState(null, '', '/signed-out?state=forged');
+    const back = await openTab();
+    expect(back.getSnapshot().error?.code).toBe('callback_state_mismatch');
+    expect(back.getSnapshot().error?.message).toMatch(/return from sign-out/);
+    expect(back.getSnapshot().error?.message).not.toMatch(/sign-in/);
+  });
+
   test('the other tabs read why: elsewhere', async () => {
     harness = createHarness();
     const { client } = await signedInTab();

@@ -192,12 +192,18 @@ export function toAuthError(cause: unknown, operation: AuthOperation): AuthError
   if (/No matching state|State does not match|No state in response/.test(message)) {
     return authError(
       'callback_state_mismatch',
-      process.env.NODE_ENV !== 'production' && [
-        /No state in response/.test(message)
-          ? 'This sign-in response has no `state`, so it cannot be matched to the sign-in this tab started: the provider dropped it, or the address was changed.'
-          : 'This sign-in response does not belong to a sign-in started in this browser (stale, replayed or forged).',
-        'Nothing was stored and the callback parameters were removed from the address.',
-      ],
+      process.env.NODE_ENV !== 'production' &&
+        (operation === 'sign-out'
+          ? [
+              'This return from sign-out does not belong to a sign-out started in this browser (stale, replayed or forged).',
+              'The local session was cleared already; the parameters were removed from the address.',
+            ]
+          : [
+              /No state in response/.test(message)
+                ? 'This sign-in response has no `state`, so it cannot be matched to the sign-in this tab started: the provider dropped it, or the address was changed.'
+                : 'This sign-in response does not belong to a sign-in started in this browser (stale, replayed or forged).',
+              'Nothing was stored and the callback parameters were removed from the address.',
+            ]),
       { cause },
     );
   }
