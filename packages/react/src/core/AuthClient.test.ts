@@ -87,6 +87,60 @@ describe('sign-in by redirect', () => {
     expect(harness.navigations).toEqual(['/']);
   });
 
+  test('a router that moved off the callback before the client started: the sign-in still completes', async () => {
+    harness = createHarness();
+    const waiting = harness.nextRedirect();
+    void harness.createClient().signIn({ returnTo: '/orders' });
+    const callbackUrl = harness.provider.authorize(await waiting);
+    // The page loaded on the response; the app's catch-all route (`<Navigate to="/" replace />`)
+    // replaced the address before the engine's chunk had loaded.
+    vi.spyOn(performance, 'getEntriesByType').mockReturnValue([
+      { name: callbackUrl, entryType: 'navigation' } as PerformanceEntry,
+    ]);
+    history.replaceState(null, '', '/');
+    const client = harness.createClient();
+    await client.start();
+    expect(client.getSnapshot().status).toBe('authenticated');
+    expect(harness.provider.count('token')).toBe(1);
+    expect(harness.navigations).toEqual(['/orders']);
+  });
+
+  test('a page that loaded on a response it already handled does not handle it again', async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    const { callbackUrl } = await harness.signIn(harness.createClient(), {
+      returnTo: '/orders',
+      storage,
+    });
+    vi.spyOn(performance, 'getEntriesByType').mockReturnValue([
+      { name: callbackUrl, entryType: 'navigation' } as PerformanceEntry,
+    ]);
+    // Another client on the same page later (a provider remounted with a new `key`).
+    history.replaceState(null, '', '/orders');
+    const later = harness.createClient({ storage });
+    await later.start();
+    expect(later.getSnapshot().status).toBe('authenticated');
+    expect(later.getSnapshot().error).toBeNull();
+    expect(harness.provider.count('token')).toBe(1);
+    expect(harness.navigations).toEqual(['/orders']);
+  });
+
+  test('back from the provider without signing in: nothing to handle, the page stays', async () => {
+    harness = createHarness();
+    history.replaceState(null, '', '/orders');
+    const waiting = harness.nextRedirect();
+    void harness.createClient().signIn();
+    await waiting;
+    vi.spyOn(performance, 'getEntriesByType').mockReturnValue([
+      { name: `${appOrigin}/orders`, entryType: 'navigation' } as PerformanceEntry,
+    ]);
+    const client = harness.createClient();
+    await client.start();
+    expect(client.getSnapshot()).toMatchObject({ status: 'unauthenticated', error: null });
+    expect(harness.provider.count('token')).toBe(0);
+    expect(harness.navigations).toEqual([]);
+  });
+
   test('a reload with a stored session restores it without asking the provider', async () => {
     harness = createHarness();
     const storage = newStorage();

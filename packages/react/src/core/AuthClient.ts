@@ -283,17 +283,8 @@ export class AuthClient {
   private activate(): Promise<void> {
     this.running ??= this.act((core) =>
       // The engine loaded after the matching stop(): nothing to run.
-      this.holds === 0 ? Promise.resolve() : core.activate(() => this.arrive(core)),
+      this.holds === 0 ? Promise.resolve() : core.activate(),
     );
     return this.running;
-  }
-
-  /** Handles the address the app loaded on: a callback, a sign-out return, or neither (restore). */
-  private arrive(core: SessionCore): Promise<void> {
-    const url = globalThis.location.href;
-    const arrival = core.arrivalAt(url);
-    if (arrival === 'callback') return this.handleCallback(url);
-    if (arrival === 'sign-out-return') return core.parts.signOut.completeSignOut(url);
-    return core.tabSession.restore();
   }
 }

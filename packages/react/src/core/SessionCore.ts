@@ -1,6 +1,6 @@
 import { OidcClient, User } from 'oidc-client-ts';
 import type { UserManager } from 'oidc-client-ts';
-import { arrivalOf } from './arrival';
+import { isSignOutReturn, loadedCallback } from './arrival';
 import type { AuthSnapshot } from './authState';
 import type { AuthClientEnvironment } from './clientOptions';
 import { browserStorage } from './browserStorage';
@@ -262,9 +262,13 @@ export class SessionCore {
     return globalThis.location.origin;
   }
 
-  /** What the address the app loaded on is (see `arrival.ts`). */
-  arrivalAt(url: string): 'callback' | 'sign-out-return' | null {
-    return arrivalOf(this, url);
+  /** Handles the address the app loaded on: a callback, a sign-out return, or neither (restore). */
+  arrive(): Promise<void> {
+    const url = globalThis.location.href;
+    const callback = loadedCallback(this, url);
+    if (callback !== undefined) return this.parts.callback.handleCallback(callback);
+    if (isSignOutReturn(this, url)) return this.parts.signOut.completeSignOut(url);
+    return this.tabSession.restore();
   }
 
   /** Which user the store is writing: the incoming session's during a sign-in, else this tab's. */
@@ -274,11 +278,11 @@ export class SessionCore {
 
   /**
    * Runs the engine: connects to the other tabs and listens to the page, then restores the
-   * session. The first time, `arrive` handles the address the app loaded on (a callback, a
+   * session. The first time, `arrive()` handles the address the app loaded on (a callback, a
    * sign-out return, or a restore); after a `deactivate()` the session is restored anew (it may
    * have changed meanwhile). A call while the run is under way (StrictMode's remount) joins it.
    */
-  activate(arrive: () => Promise<void>): Promise<void> {
+  activate(): Promise<void> {
     if (!this.active) {
       this.active = true;
       this.tabSession.connect();
@@ -297,7 +301,7 @@ export class SessionCore {
     }
     if (this.activation === undefined || this.activationSettled) {
       this.activationSettled = false;
-      const run = this.activation === undefined ? arrive() : this.tabSession.restore();
+      const run = this.activation === undefined ? this.arrive() : this.tabSession.restore();
       this.activation = run.finally(() => {
         this.activationSettled = true;
       });

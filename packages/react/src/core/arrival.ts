@@ -2,16 +2,19 @@ import { browserStorage } from './browserStorage';
 import type { SessionCore } from './SessionCore';
 
 /**
- * What the address the app loaded on is: a sign-in response, a return from the provider's logout,
- * or neither. Read at start, before the code that handles either is loaded.
+ * The sign-in response the app loaded on, if any: the address, or the one the page loaded with
+ * when the app moved off it before the engine's chunk had loaded (a catch-all
+ * `<Navigate to="/">`, a route that redirects) after this tab left to sign in. Read at start,
+ * before the code that handles it is loaded.
  */
-export function arrivalOf(core: SessionCore, url: string): 'callback' | 'sign-out-return' | null {
+export function loadedCallback(core: SessionCore, url: string): string | undefined {
   // Spent by the first page load after a sign-in left, whatever that page is.
   const mark = tabMark(core, 'signing-in');
   const leftToSignIn = mark.read() !== null;
   mark.remove();
-  if (isCallback(core, url, leftToSignIn)) return 'callback';
-  return isSignOutReturn(core, url) ? 'sign-out-return' : null;
+  // The navigation entry keeps the address the document loaded with, whatever the history did.
+  const loaded = leftToSignIn ? performance.getEntriesByType('navigation')[0]?.name : undefined;
+  return [url, loaded].find((at) => at !== undefined && isCallback(core, at, leftToSignIn));
 }
 
 /**
