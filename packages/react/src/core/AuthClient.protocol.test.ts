@@ -884,6 +884,31 @@ describe('sign-out', () => {
     expect(location.search).toBe('');
   });
 
+  test('the return is completed when the app moved off it before the client started', async () => {
+    harness = createHarness();
+    const { client } = await signedInTab();
+    const waiting = harness.nextRedirect();
+    void client.signOut();
+    const state = new URL(await waiting).searchParams.get('state');
+    // The page loaded on the return; the app's catch-all route (`<Navigate to="/" replace />`)
+    // replaced the address before the engine's chunk had loaded.
+    vi.spyOn(performance, 'getEntriesByType').mockReturnValue([
+      {
+        name: `${appOrigin}/signed-out?state=${state}`,
+        entryType: 'navigation',
+      } as PerformanceEntry,
+    ]);
+    history.replaceState(null, '', '/');
+    const back = await openTab();
+    expect(back.getSnapshot().status).toBe('unauthenticated');
+    // Read by a guard on "/": a user who just signed out is not sent straight back to sign in.
+    expect(back.getSnapshot().signOutReason).toBe('user');
+    expect(back.getSnapshot().error).toBeNull();
+    // Spent: a later client on this page has no sign-out to finish.
+    const later = await openTab();
+    expect(later.getSnapshot().signOutReason).toBeNull();
+  });
+
   test('a provider that cannot be reached at sign-out is reported: the local session is over, the provider may still have one', async () => {
     harness = createHarness();
     const { storage } = await signedInTab();

@@ -1,6 +1,6 @@
 import { OidcClient, User } from 'oidc-client-ts';
 import type { UserManager } from 'oidc-client-ts';
-import { isSignOutReturn, loadedCallback } from './arrival';
+import { loadedCallback, loadedSignOutReturn } from './arrival';
 import type { AuthSnapshot } from './authState';
 import type { AuthClientEnvironment } from './clientOptions';
 import { browserStorage } from './browserStorage';
@@ -267,7 +267,8 @@ export class SessionCore {
     const url = globalThis.location.href;
     const callback = loadedCallback(this, url);
     if (callback !== undefined) return this.parts.callback.handleCallback(callback);
-    if (isSignOutReturn(this, url)) return this.parts.signOut.completeSignOut(url);
+    const signOutReturn = loadedSignOutReturn(this, url);
+    if (signOutReturn !== undefined) return this.parts.signOut.completeSignOut(signOutReturn);
     return this.tabSession.restore();
   }
 

@@ -2,19 +2,32 @@ import { browserStorage } from './browserStorage';
 import type { SessionCore } from './SessionCore';
 
 /**
- * The sign-in response the app loaded on, if any: the address, or the one the page loaded with
- * when the app moved off it before the engine's chunk had loaded (a catch-all
- * `<Navigate to="/">`, a route that redirects) after this tab left to sign in. Read at start,
- * before the code that handles it is loaded.
+ * The sign-in response the app loaded on, if any: the address, or, after this tab left to sign in,
+ * the one the page loaded with when the app moved off it before the engine's chunk had loaded (a
+ * catch-all `<Navigate to="/">`, a route that redirects). Read at start, before the code that
+ * handles it is loaded.
  */
 export function loadedCallback(core: SessionCore, url: string): string | undefined {
   // Spent by the first page load after a sign-in left, whatever that page is.
   const mark = tabMark(core, 'signing-in');
   const leftToSignIn = mark.read() !== null;
   mark.remove();
-  // The navigation entry keeps the address the document loaded with, whatever the history did.
-  const loaded = leftToSignIn ? performance.getEntriesByType('navigation')[0]?.name : undefined;
-  return [url, loaded].find((at) => at !== undefined && isCallback(core, at, leftToSignIn));
+  return loadedOrNow(url, leftToSignIn, (at) => isCallback(core, at, leftToSignIn));
+}
+
+/** The return from the provider's logout the app loaded on, if any, as `loadedCallback` finds it. */
+export function loadedSignOutReturn(core: SessionCore, url: string): string | undefined {
+  const leftToSignOut = tabMark(core, 'signed-out').read() !== null;
+  return loadedOrNow(url, leftToSignOut, (at) => isSignOutReturn(core, at));
+}
+
+/**
+ * `url` if it is the one, else, when this tab left for it, the address the document loaded with
+ * (its navigation entry keeps it, whatever the history did since) if that is.
+ */
+function loadedOrNow(url: string, left: boolean, is: (url: string) => boolean) {
+  const loaded = left ? performance.getEntriesByType('navigation')[0]?.name : undefined;
+  return [url, loaded].find((at) => at !== undefined && is(at));
 }
 
 /**
@@ -39,7 +52,7 @@ export function isCallback(core: SessionCore, url: string, leftToSignIn: boolean
 }
 
 /** Whether `url` is the return from the provider's logout to `post_logout_redirect_uri`. */
-export function isSignOutReturn(core: SessionCore, url: string): boolean {
+function isSignOutReturn(core: SessionCore, url: string): boolean {
   const current = new URL(url);
   if (!onPage(current, core.config.oidc.post_logout_redirect_uri)) return false;
   return current.searchParams.has('state') || tabMark(core, 'signed-out').read() !== null;
