@@ -63,3 +63,34 @@ test('11. idle sign-out across two tabs: the warning in both, Stay in one, input
   await expect(first.getByLabel('Password')).toBeVisible();
   expect(watched.flat()).toEqual([]);
 });
+
+test('closing the idle warning leaves the page scrolled where the user was reading', async ({
+  browser,
+}) => {
+  // A phone-sized window, so that the home page scrolls well past the header's links.
+  const context = await browser.newContext({
+    baseURL: e2e.idleApp,
+    viewport: { width: 375, height: 500 },
+  });
+  const page = await context.newPage();
+  await page.goto('/');
+  await headerSignIn(page).click();
+  await logIn(page, 'alice');
+  await expect(userName(page, 'Alice Liddell')).toBeVisible();
+  // Focus was last on a header link; then the user scrolled down to read.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).focus();
+  await page.mouse.move(100, 300);
+  await page.mouse.wheel(0, 600);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
+  const reading = await page.evaluate(() => window.scrollY);
+
+  await expect(warning(page)).toBeVisible({ timeout: 10_000 });
+  await warning(page).getByRole('button', { name: 'Stay signed in' }).click();
+  await expect(warning(page)).toBeHidden();
+  // Focus is back on the link, and the page has not jumped back to it.
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }),
+  ).toBeFocused();
+  expect(await page.evaluate(() => window.scrollY)).toBe(reading);
+  await context.close();
+});

@@ -90,10 +90,11 @@ function IdleDialog({
   const stayButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
-    // Focus into the dialog, and back where it was when it closes.
+    // Focus into the dialog, and back where it was when it closes, without scrolling the page
+    // back to that element (the user may have scrolled on, reading, since it took focus).
     const before = document.activeElement as HTMLElement | null;
     stayButton.current?.focus();
-    return () => before?.focus?.();
+    return () => before?.focus?.({ preventScroll: true });
   }, []);
 
   useEffect(() => {
