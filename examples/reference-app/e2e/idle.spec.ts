@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { e2e } from './stack';
 import { headerSignIn, logIn, snap, userName, watchConsole } from './support';
 
@@ -8,6 +8,18 @@ import { headerSignIn, logIn, snap, userName, watchConsole } from './support';
 test.use({ baseURL: e2e.idleApp });
 
 const warning = (page: Page) => page.getByRole('alertdialog', { name: 'Are you still there?' });
+
+/** Whether a border or an outline draws the element's edge. */
+const hasEdge = (element: Locator) =>
+  element.evaluate((dialog) => {
+    const style = getComputedStyle(dialog);
+    const drawn = (line: string, width: string) =>
+      !['none', 'hidden'].includes(line) && Number.parseFloat(width) > 0;
+    return (
+      drawn(style.borderTopStyle, style.borderTopWidth) ||
+      drawn(style.outlineStyle, style.outlineWidth)
+    );
+  });
 
 test('11. idle sign-out across two tabs: the warning in both, Stay in one, input in the other, then both signed out', async ({
   context,
@@ -28,6 +40,11 @@ test('11. idle sign-out across two tabs: the warning in both, Stay in one, input
   await expect(warning(second)).toContainText(/signed out in 0:\d\d\./);
   await expect(warning(first).getByRole('button', { name: 'Stay signed in' })).toBeFocused();
   await snap(first, 'idle-warning');
+  // In forced colours (Windows High Contrast) its background and shadow give way to the system
+  // colours: only a border (or an outline) still shows where the dialog ends.
+  await first.emulateMedia({ forcedColors: 'active' });
+  expect(await hasEdge(warning(first)), 'the dialog shows its edge in forced colours').toBe(true);
+  await first.emulateMedia({ forcedColors: 'none' });
 
   // Moving the mouse does not dismiss it; "Stay signed in" in one tab closes it in both.
   await first.mouse.move(20, 20);

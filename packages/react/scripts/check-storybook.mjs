@@ -48,6 +48,26 @@ const titles = [...new Set(stories.map((story) => story.title))];
 const undocumented = titles.filter((title) => !docs.some((entry) => entry.title === title));
 mkdirSync(shots, { recursive: true });
 
+/**
+ * What axe cannot see in a modal dialog: in forced colours (Windows High Contrast) backgrounds and
+ * shadows give way to the system colours, and only a border or an outline still draws its edge.
+ */
+async function dialogProblems(page) {
+  const dialog = page.locator('[role=alertdialog], [role=dialog]').first();
+  if ((await dialog.count()) === 0) return [];
+  await page.emulateMedia({ forcedColors: 'active' });
+  const edge = await dialog.evaluate((element) => {
+    const style = getComputedStyle(element);
+    const drawn = (line, width) =>
+      !['none', 'hidden'].includes(style[line]) && parseFloat(style[width]) > 0;
+    return drawn('borderTopStyle', 'borderTopWidth') || drawn('outlineStyle', 'outlineWidth');
+  });
+  await page.emulateMedia({ forcedColors: 'none' });
+  return edge
+    ? []
+    : ['forced colours: the dialog has no border or outline, so nothing shows its edge'];
+}
+
 const browser = await chromium.launch(launchOptions);
 const failures = [];
 try {
@@ -79,7 +99,11 @@ try {
     await page.screenshot({ path: join(shots, `${story.id}.png`) });
     const violations = await axeViolations(page, '#storybook-root');
     // "Loading" stories of templates may render nothing on purpose; everything else must show.
-    const problems = [...violations, ...errors.map((error) => `console: ${error}`)];
+    const problems = [
+      ...violations,
+      ...(await dialogProblems(page)),
+      ...errors.map((error) => `console: ${error}`),
+    ];
     if (html.trim() === '' && !/loading|signing-in|signing-out/.test(story.id))
       problems.push('rendered nothing');
     console.log(

@@ -38,6 +38,8 @@ const dialogLook: CSSProperties = {
   margin: '1rem',
   padding: '1.25rem 1.5rem',
   borderRadius: '0.75rem',
+  // Invisible, except in forced colours, where it is the only edge left (no background, no shadow).
+  border: '1px solid transparent',
   background: '#fff',
   color: '#1b2330',
   boxShadow: '0 10px 30px rgb(0 0 0 / 0.25)',
