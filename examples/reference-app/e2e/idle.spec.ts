@@ -111,3 +111,27 @@ test('closing the idle warning leaves the page scrolled where the user was readi
   expect(await page.evaluate(() => window.scrollY)).toBe(reading);
   await context.close();
 });
+
+test('at 400 % zoom (320 × 256 CSS px) every part of the idle warning can be scrolled into view', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({
+    baseURL: e2e.idleApp,
+    viewport: { width: 320, height: 256 },
+  });
+  const page = await context.newPage();
+  await page.goto('/');
+  await headerSignIn(page).click();
+  await logIn(page, 'alice');
+  await expect(userName(page, 'Alice Liddell')).toBeVisible();
+  await expect(warning(page)).toBeVisible({ timeout: 10_000 });
+  const hidden = await warning(page).evaluate((dialog) => {
+    dialog.scrollIntoView({ block: 'end' });
+    return Math.ceil(dialog.getBoundingClientRect().bottom - window.innerHeight);
+  });
+  expect(
+    hidden,
+    'pixels of the dialog below the window, after scrolling to them',
+  ).toBeLessThanOrEqual(0);
+  await context.close();
+});

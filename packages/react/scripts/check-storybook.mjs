@@ -63,9 +63,22 @@ async function dialogProblems(page) {
     return drawn('borderTopStyle', 'borderTopWidth') || drawn('outlineStyle', 'outlineWidth');
   });
   await page.emulateMedia({ forcedColors: 'none' });
-  return edge
-    ? []
-    : ['forced colours: the dialog has no border or outline, so nothing shows its edge'];
+  // 400 % zoom of a 1280 × 1024 screen (WCAG 1.4.10): a dialog taller than the window must scroll.
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 320, height: 256 });
+  const hidden = await dialog.evaluate((element) => {
+    element.scrollIntoView({ block: 'end' });
+    return Math.ceil(element.getBoundingClientRect().bottom - window.innerHeight);
+  });
+  await page.setViewportSize(size);
+  return [
+    ...(edge
+      ? []
+      : ['forced colours: the dialog has no border or outline, so nothing shows its edge']),
+    ...(hidden > 0
+      ? [`at 320 × 256 px, the dialog's last ${hidden} px cannot be scrolled into view`]
+      : []),
+  ];
 }
 
 const browser = await chromium.launch(launchOptions);

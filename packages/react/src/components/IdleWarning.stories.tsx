@@ -59,3 +59,11 @@ export const WithALink: Story = {
   },
   decorators: [withMockAuth({ user, idleWarning: 60_000 })],
 };
+export const LongerText: Story = {
+  name: 'A longer text',
+  args: {
+    children: (time: string) =>
+      `For your security, you will be signed out in ${time}. Anything you have not saved yet will be lost: save your work first, then choose to stay signed in.`,
+  },
+  decorators: [withMockAuth({ user, idleWarning: 60_000 })],
+};

@@ -29,6 +29,8 @@ const backdropLook: CSSProperties = {
   inset: 0,
   display: 'grid',
   placeItems: 'center',
+  // A dialog taller than the window (a long text, 400 % zoom) scrolls rather than being cut off.
+  overflowY: 'auto',
   background: 'rgb(0 0 0 / 0.45)',
   zIndex: 1000,
 };
