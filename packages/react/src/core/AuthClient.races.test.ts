@@ -412,6 +412,33 @@ describe('a renewal and a popup sign-in at once', () => {
   });
 });
 
+/**
+ * A tab whose `UserManager` the app made itself, with `userStore` (an app's own store, say
+ * IndexedDB or encrypted) and `config` besides, on `harness`'s shared storage and tab channel.
+ */
+function readyMadeTab(userStore: StateStore, config: Record<string, unknown> = {}): AuthClient {
+  const tab = new AuthClient(
+    {
+      userManager: new UserManager({
+        authority: harness.provider.issuer,
+        client_id: 'app',
+        redirect_uri: `${appOrigin}/callback`,
+        userStore,
+        stateStore: new WebStorageStateStore({ store: localStorage }),
+      }),
+      ...config,
+    },
+    {
+      sharedStorage: harness.shared,
+      locks: null,
+      createChannel: () => harness.rawChannel() as unknown as ChannelLike,
+      navigate: () => undefined,
+    },
+  );
+  ownClients.push(tab);
+  return tab;
+}
+
 describe('a sign-out while a sign-in is under way in the same tab', () => {
   test.each([
     ['signOut({ redirect: false })', false],
@@ -565,25 +592,7 @@ describe('an adoption that ends after a sign-out has begun in the same tab', () 
     const verifySignature = vi.fn(async () => {
       await hold.verifying?.promise;
     });
-    const tab = new AuthClient(
-      {
-        userManager: new UserManager({
-          authority: harness.provider.issuer,
-          client_id: 'app',
-          redirect_uri: `${appOrigin}/callback`,
-          userStore,
-          stateStore: new WebStorageStateStore({ store: localStorage }),
-        }),
-        verifySignature,
-      },
-      {
-        sharedStorage: harness.shared,
-        locks: null,
-        createChannel: () => harness.rawChannel() as unknown as ChannelLike,
-        navigate: () => undefined,
-      },
-    );
-    ownClients.push(tab);
+    const tab = readyMadeTab(userStore, { verifySignature });
     await tab.start();
     expect(tab.getSnapshot().status).toBe('authenticated');
     return { tab, storage, hold, verifySignature };
@@ -795,24 +804,7 @@ describe("a sign-in in this tab and another tab's older one at once, with an asy
       getAllKeys: () => inner.getAllKeys(),
       remove: (key) => inner.remove(key),
     };
-    const tab = new AuthClient(
-      {
-        userManager: new UserManager({
-          authority: harness.provider.issuer,
-          client_id: 'app',
-          redirect_uri: `${appOrigin}/callback`,
-          userStore,
-          stateStore: new WebStorageStateStore({ store: localStorage }),
-        }),
-      },
-      {
-        sharedStorage: harness.shared,
-        locks: null,
-        createChannel: () => harness.rawChannel() as unknown as ChannelLike,
-        navigate: () => undefined,
-      },
-    );
-    ownClients.push(tab);
+    const tab = readyMadeTab(userStore);
     await tab.start();
     expect(tab.getSnapshot().status).toBe('unauthenticated');
     // Another tab signs in; this one adopts its session, and its write of alice waits.
