@@ -135,3 +135,48 @@ test('at 400 % zoom (320 × 256 CSS px) every part of the idle warning can be sc
   ).toBeLessThanOrEqual(0);
   await context.close();
 });
+
+test("over the app's own modal <dialog>, the warning can be answered: focus is in it and Stay keeps the session", async ({
+  page,
+}) => {
+  const watched = watchConsole(page);
+  await page.goto('/');
+  await headerSignIn(page).click();
+  await logIn(page, 'alice');
+  await expect(userName(page, 'Alice Liddell')).toBeVisible();
+  // The app opens a modal dialog of its own (a form, a confirmation): the browser's top layer.
+  await page.evaluate(() => {
+    const own = document.createElement('dialog');
+    own.setAttribute('aria-label', 'Edit the order');
+    own.innerHTML = '<p>Editing the order</p><button type="button">Save the order</button>';
+    document.body.append(own);
+    own.showModal();
+  });
+  const own = page.getByRole('dialog', { name: 'Edit the order' });
+  await expect(own.getByRole('button', { name: 'Save the order' })).toBeFocused();
+
+  await expect(warning(page)).toBeVisible({ timeout: 10_000 });
+  const stay = warning(page).getByRole('button', { name: 'Stay signed in' });
+  await expect(stay, 'focus is in the warning, not left in the app dialog').toBeFocused();
+  await snap(page, 'idle-warning-over-app-dialog');
+  // A real click, on top of the app's dialog: not intercepted, not inert.
+  await stay.click({ timeout: 5_000 });
+  await expect(warning(page)).toBeHidden();
+  // Closed, the warning gives focus back to the app's dialog, which is still open.
+  await expect(own.getByRole('button', { name: 'Save the order' })).toBeFocused();
+  expect(
+    await page.evaluate(() => document.querySelector('dialog[aria-label]')?.hasAttribute('open')),
+  ).toBe(true);
+  // Next time, Escape answers "stay" too, and leaves the app's dialog open.
+  await expect(warning(page)).toBeVisible({ timeout: 10_000 });
+  await expect(stay).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(warning(page)).toBeHidden();
+  await expect(own.getByRole('button', { name: 'Save the order' })).toBeFocused();
+  await expect(own).toBeVisible();
+  // The session was kept: past the moment it would have ended, still signed in.
+  await page.waitForTimeout(9_000);
+  await expect(page).toHaveURL(`${e2e.idleApp}/`);
+  await expect(userName(page, 'Alice Liddell')).toBeAttached();
+  expect(watched).toEqual([]);
+});

@@ -1,4 +1,4 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test, vi } from 'vitest';
 import { unhandledRejectionsDuring } from '../../test/support/unhandledRejections';
@@ -165,6 +165,40 @@ describe('IdleWarning', () => {
     expect(auth.stayActive.calls).toHaveLength(1);
     save.blur();
     await userEvent.tab();
+    expect(document.activeElement).toBe(save);
+  });
+
+  test("in the browser's top layer: opened with showModal where there is one, open in place where not", () => {
+    // jsdom 29 has no showModal: the warning opens in place, as a non-modal <dialog>, and shows.
+    expect(HTMLDialogElement.prototype.showModal).toBeUndefined();
+    const first = warnedWhileOnSave();
+    const inPlace = screen.getByRole('alertdialog').closest('dialog');
+    expect(inPlace?.hasAttribute('open')).toBe(true);
+    act(() => first.auth.setIdleWarning(null));
+    cleanup();
+    // Where the browser has it (all current ones), showModal lifts it above the app's own modals.
+    const showModal = vi.fn(function (this: HTMLDialogElement) {
+      this.setAttribute('open', '');
+    });
+    HTMLDialogElement.prototype.showModal = showModal;
+    try {
+      warnedWhileOnSave();
+      const modal = screen.getByRole('alertdialog').closest('dialog');
+      expect(showModal.mock.contexts).toEqual([modal]);
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Stay signed in' }));
+    } finally {
+      delete (HTMLDialogElement.prototype as Partial<HTMLDialogElement>).showModal;
+    }
+  });
+
+  test('a close request other than Escape (a cancel event) stays, without closing the <dialog> itself', () => {
+    const { auth, save } = warnedWhileOnSave();
+    const layer = screen.getByRole('alertdialog').closest('dialog');
+    const cancel = new Event('cancel', { cancelable: true });
+    act(() => void layer?.dispatchEvent(cancel));
+    expect(cancel.defaultPrevented).toBe(true);
+    expect(auth.stayActive.calls).toHaveLength(1);
+    expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(document.activeElement).toBe(save);
   });
 

@@ -24,6 +24,12 @@ export interface IdleWarningProps {
   signOutClassName?: string;
 }
 
+/**
+ * The `<dialog>` that lifts the warning into the browser's top layer, above an app's own modal
+ * dialog: it draws nothing itself (its fixed backdrop child covers the window).
+ */
+const topLayer: CSSProperties = { padding: 0, border: 0, color: 'inherit' };
+
 const backdropLook: CSSProperties = {
   position: 'fixed',
   inset: 0,
@@ -57,9 +63,10 @@ const defaultText = (time: string) => `For your security, you will be signed out
 
 /**
  * Idle sign-out's warning (`idle` in the config): a modal `alertdialog` with a countdown, "Stay
- * signed in" (also Escape) and "Sign out". It shows in every tab at once and closes in every tab
- * when one stays; focus moves into it, stays in it, and returns where it was. Renders nothing
- * otherwise. Place it once, inside `AuthProvider`.
+ * signed in" (also Escape) and "Sign out", in the top layer (above the app's own modal dialogs).
+ * It shows in every tab at once and closes in every tab when one stays; focus moves into it,
+ * stays in it, and returns where it was. Renders nothing otherwise. Place it once, inside
+ * `AuthProvider`.
  *
  * @example
  * <AuthProvider config={{ ...config, idle: { timeout: 15 * 60_000 } }}>
@@ -90,20 +97,30 @@ function IdleDialog({
   const { signOut } = useAuthActions();
   const titleId = useId();
   const textId = useId();
+  const layer = useRef<HTMLDialogElement>(null);
   const dialog = useRef<HTMLDivElement>(null);
   const stayButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
-    // Focus into the dialog, and back where it was when it closes, without scrolling the page
-    // back to that element (the user may have scrolled on, reading, since it took focus).
+    // Modal in the top layer, so that it is above (and makes inert) whatever the app has open,
+    // its own modal <dialog> included; without showModal (old browsers, jsdom), open in place.
+    // Once: StrictMode's second run finds it open already. Focus into the dialog, and back where
+    // it was when it closes, without scrolling the page back to that element (the user may have
+    // scrolled on, reading, since it took focus).
     const before = document.activeElement as HTMLElement | null;
+    const top = layer.current;
+    if (top && !top.open) {
+      if (top.showModal) top.showModal();
+      else top.setAttribute('open', '');
+    }
     stayButton.current?.focus();
     return () => before?.focus?.({ preventScroll: true });
   }, []);
 
   useEffect(() => {
     // On the document, not the dialog: the keys hold wherever focus went (a click on the backdrop
-    // leaves it on the body, and the page behind stays tabbable).
+    // leaves it on the body, and without showModal the page behind stays tabbable). Escape's
+    // keydown, prevented, is no close request: the <dialog> stays open until `stay` closes it.
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
         event.preventDefault();
@@ -145,36 +162,46 @@ function IdleDialog({
   }, [step, seconds]);
 
   return (
-    <div className={backdropClassName} style={backdropClassName ? undefined : backdropLook}>
-      <div
-        ref={dialog}
-        role="alertdialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={textId}
-        className={className}
-        style={className ? undefined : dialogLook}
-        tabIndex={-1}
-      >
-        <p id={titleId}>
-          <strong>{title}</strong>
-        </p>
-        <p id={textId} ref={text}>
-          {children(clock(remaining))}
-        </p>
-        <p ref={live} aria-live="polite" style={visuallyHidden} />
-        <button ref={stayButton} type="button" className={stayClassName} onClick={stay}>
-          {stayLabel}
-        </button>{' '}
-        <button
-          type="button"
-          className={signOutClassName}
-          onClick={() => void reportRejection(signOut())}
+    <dialog
+      ref={layer}
+      style={topLayer}
+      // Any other close request (a phone's back gesture) means "stay" too.
+      onCancel={(event) => {
+        event.preventDefault();
+        stay();
+      }}
+    >
+      <div className={backdropClassName} style={backdropClassName ? undefined : backdropLook}>
+        <div
+          ref={dialog}
+          role="alertdialog"
+          aria-modal="true"
+          aria-labelledby={titleId}
+          aria-describedby={textId}
+          className={className}
+          style={className ? undefined : dialogLook}
+          tabIndex={-1}
         >
-          {signOutLabel}
-        </button>
+          <p id={titleId}>
+            <strong>{title}</strong>
+          </p>
+          <p id={textId} ref={text}>
+            {children(clock(remaining))}
+          </p>
+          <p ref={live} aria-live="polite" style={visuallyHidden} />
+          <button ref={stayButton} type="button" className={stayClassName} onClick={stay}>
+            {stayLabel}
+          </button>{' '}
+          <button
+            type="button"
+            className={signOutClassName}
+            onClick={() => void reportRejection(signOut())}
+          >
+            {signOutLabel}
+          </button>
+        </div>
       </div>
-    </div>
+    </dialog>
   );
 }
 
