@@ -21,6 +21,15 @@ const hasEdge = (element: Locator) =>
     );
   });
 
+test("the console watch hears the idle build's pages, so the checks below can fail", async ({
+  page,
+}) => {
+  const watched = watchConsole(page);
+  await page.goto('/');
+  await page.evaluate(() => console.error('probe'));
+  await expect.poll(() => watched).toEqual(['error: probe']);
+});
+
 test('11. idle sign-out across two tabs: the warning in both, Stay in one, input in the other, then both signed out', async ({
   context,
 }) => {

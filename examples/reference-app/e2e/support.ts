@@ -37,7 +37,8 @@ export function watchConsole(page: Page): string[] {
   const problems: string[] = [];
   page.on('console', (message) => {
     if (!['error', 'warning'].includes(message.type())) return;
-    if (!page.url().startsWith(e2e.app)) return; // the provider's pages are not ours
+    // Only the app's pages, in each of its builds: the provider's are not ours.
+    if (![e2e.app, e2e.memoryApp, e2e.idleApp].some((app) => page.url().startsWith(app))) return;
     problems.push(`${message.type()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
