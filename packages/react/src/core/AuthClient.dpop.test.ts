@@ -392,39 +392,54 @@ describe('DPoP (RFC 9449) with a provider that advertises it', () => {
 describe('a Bearer token where a proof was sent is a downgrade, refused (RFC 9449 §5)', () => {
   const downgrade = (fields: Record<string, unknown>) => ({ ...fields, token_type: 'Bearer' });
 
+  test('dpop true: a code exchange answered with token_type Bearer is token_exchange_failed, nothing stored', async () => {
+    const dpop = true;
+    harness = createHarness({ ...dpopProvider, tokenResponse: downgrade });
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient({ config: { dpop } }), {
+      storage,
+      config: { dpop },
+    });
+    expect(requestsTo('token')[0]?.proof).toMatchObject({ htm: 'POST' });
+    expect(client.getSnapshot()).toMatchObject({
+      status: 'error',
+      user: null,
+      error: { code: 'token_exchange_failed' },
+    });
+    expect(await storedKeys()).toEqual([]);
+  });
+
+  // §5: a provider may issue Bearer tokens to a proof, binding the refresh token alone; the client
+  // must refuse them only when it deems DPoP's protection important, as `dpop: true` says.
+  test("dpop 'auto': a provider that answers a proof with Bearer tokens (RFC 9449 §5) gives a Bearer session, refreshed with proofs", async () => {
+    const { client } = await signedIn({ ...dpopProvider, tokenResponse: downgrade }, 'auto');
+    expect(requestsTo('token')[0]?.proof).toMatchObject({ htm: 'POST' });
+    expect(client.getSnapshot()).toMatchObject({ status: 'authenticated', error: null });
+    expect(client.getSnapshot().user?.token_type).toBe('Bearer');
+    const first = client.getSnapshot().user?.access_token;
+    await client.renew();
+    expect(requestsTo('refresh')[0]?.proof).toMatchObject({ htm: 'POST' });
+    expect(client.getSnapshot()).toMatchObject({ status: 'authenticated', error: null });
+    expect(client.getSnapshot().user?.access_token).not.toBe(first);
+  });
+
   test.each([true, 'auto'] as const)(
-    'dpop %s: a code exchange answered with token_type Bearer is token_exchange_failed, nothing stored',
+    'dpop %s: a bound session whose refresh is answered with token_type Bearer does not become a Bearer session',
     async (dpop) => {
-      harness = createHarness({ ...dpopProvider, tokenResponse: downgrade });
-      const storage = newStorage();
-      const { client } = await harness.signIn(harness.createClient({ config: { dpop } }), {
-        storage,
-        config: { dpop },
-      });
-      expect(requestsTo('token')[0]?.proof).toMatchObject({ htm: 'POST' });
-      expect(client.getSnapshot()).toMatchObject({
-        status: 'error',
-        user: null,
-        error: { code: 'token_exchange_failed' },
-      });
-      expect(await storedKeys()).toEqual([]);
+      const { client } = await signedIn(dpopProvider, dpop);
+      const bound = client.getSnapshot().user?.access_token;
+      harness.provider.options.tokenResponse = downgrade;
+      await client.renew().catch(() => undefined);
+      expect(requestsTo('refresh')).toHaveLength(1);
+      const { user } = client.getSnapshot();
+      expect(user?.token_type ?? null).not.toBe('Bearer');
+      expect(user === null || user.access_token === bound).toBe(true);
+      await client.fetch(`${harness.provider.apiOrigin}/me`);
+      expect(requestsTo('api').every((call) => !call.authorization?.startsWith('Bearer '))).toBe(
+        true,
+      );
     },
   );
-
-  test('a bound session whose refresh is answered with token_type Bearer does not become a Bearer session', async () => {
-    const { client } = await signedIn();
-    const bound = client.getSnapshot().user?.access_token;
-    harness.provider.options.tokenResponse = downgrade;
-    await client.renew().catch(() => undefined);
-    expect(requestsTo('refresh')).toHaveLength(1);
-    const { user } = client.getSnapshot();
-    expect(user?.token_type ?? null).not.toBe('Bearer');
-    expect(user === null || user.access_token === bound).toBe(true);
-    await client.fetch(`${harness.provider.apiOrigin}/me`);
-    expect(requestsTo('api').every((call) => !call.authorization?.startsWith('Bearer '))).toBe(
-      true,
-    );
-  });
 });
 
 describe('DPoP with every way of getting tokens', () => {

@@ -60,8 +60,9 @@ export class UserChecks {
   /**
    * An access token this client can present: one was given, and its type is Bearer, or DPoP when
    * the request went with a proof (RFC 6749 7.1: a client must not use a token type it does not
-   * understand); a token request that went with a proof must get DPoP back, not a Bearer token
-   * (a downgrade the client asked DPoP to rule out). A missing type is taken for Bearer. Refused,
+   * understand). A Bearer answer to a request that went with a proof is a downgrade, refused with
+   * `dpop: true` or for a bound session; with `'auto'` it is taken, as RFC 9449 §5 lets a provider
+   * bind the refresh token alone. A missing type is taken for Bearer. Refused,
    * the token request failed: for a refresh, its token stays spent. `proving`: whether DPoP tokens
    * are presentable; `proven`: whether the request carried a proof (another tab's session brings
    * its own binding, and may be a Bearer one).
@@ -74,14 +75,16 @@ export class UserChecks {
   ): void {
     // oidc-client-ts gives a missing type as ''.
     const type = (user.token_type || 'bearer').toLowerCase();
-    if (user.access_token && (type === 'dpop' ? proving : type === 'bearer' && !proven)) {
+    const downgrade =
+      proven && (this.core.config.dpop === true || /^dpop$/i.test(previous?.token_type ?? ''));
+    if (user.access_token && (type === 'dpop' ? proving : type === 'bearer' && !downgrade)) {
       return;
     }
     throw authError(
       previous === null || this.core.freshSignIn ? 'token_exchange_failed' : 'renew_failed',
       process.env.NODE_ENV !== 'production' && [
         user.access_token
-          ? `The provider's token response has \`token_type\` ${JSON.stringify(user.token_type)}, which this client cannot present${type === 'dpop' ? ' (it sent no DPoP proof: set `dpop` to use DPoP)' : type === 'bearer' ? ' (it sent a DPoP proof: the provider must bind the token to it, or set `dpop` to false)' : ''}.`
+          ? `The provider's token response has \`token_type\` ${JSON.stringify(user.token_type)}, which this client cannot present${type === 'dpop' ? ' (it sent no DPoP proof: set `dpop` to use DPoP)' : type === 'bearer' ? ' (it sent a DPoP proof, and `dpop` is true or the session was bound: the provider must bind the token to the key of the proof)' : ''}.`
           : "The provider's token response has no `access_token`.",
         'Nothing was stored.',
       ],
