@@ -827,10 +827,14 @@ describe("a sign-in in this tab and another tab's older one at once, with an asy
     await harness.createClient({ storage: newStorage() }).start();
     deliver();
     await vi.waitFor(() => expect(storage.getItem(storedUsers(storage)[0] ?? '')).toContain('bob'));
-    // The older session's write ends now.
+    // The older session's write ends now; its adoption gives way to the sign-in (never shown).
+    const shown: (string | undefined)[] = [];
+    const unsubscribe = tab.subscribe(() => shown.push(tab.getSnapshot().user?.profile.sub));
     held.resolve();
     await signingIn;
     await new Promise((resolve) => setTimeout(resolve, 50));
+    unsubscribe();
+    expect(shown).not.toContain('alice');
     expect(tab.getSnapshot().user?.profile.sub).toBe('bob');
     expect(storage.getItem(storedUsers(storage)[0] ?? '')).toContain('"sub":"bob"');
     // A reload with no other tab left finds this tab's own, newer session in its store.
