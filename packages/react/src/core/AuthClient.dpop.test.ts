@@ -8,6 +8,7 @@ import { IndexedDbDPoPStore } from 'oidc-client-ts';
 import type { DPoPState } from 'oidc-client-ts';
 import { createAuthFetch } from './createAuthFetch';
 import type { Harness } from '../../test/support/harness';
+import { passTokenFloor } from '../../test/support/passTokenFloor';
 import type { AuthClient } from './AuthClient';
 import type { FakeProviderOptions } from '../../test/support/FakeProvider';
 
@@ -164,6 +165,7 @@ describe('DPoP (RFC 9449) with a provider that advertises it', () => {
 
   test('a 401 that names use_dpop_nonce only in its description is a token fault: one renewal', async () => {
     const { client } = await signedIn();
+    await passTokenFloor();
     const original = harness.provider.fetch;
     let refused = false;
     vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -292,6 +294,7 @@ describe('DPoP (RFC 9449) with a provider that advertises it', () => {
       return answer(input, init);
     });
     vi.useFakeTimers({ toFake: ['Date'] });
+    await passTokenFloor();
     try {
       await expect(client.renew()).rejects.toMatchObject({ code: 'renew_failed' });
       rotating = false;
@@ -315,6 +318,7 @@ describe('DPoP (RFC 9449) with a provider that advertises it', () => {
 
     const refreshToken = client.getSnapshot().user?.refresh_token as string;
     await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(0));
+    await passTokenFloor();
     const renewed = await client.renew();
     expect(renewed?.token_type).toBe('DPoP');
     expect(harness.provider.presentations(refreshToken)).toBe(1);
@@ -328,6 +332,7 @@ describe('DPoP (RFC 9449) with a provider that advertises it', () => {
   test('a nonce that comes with a successful token response is the one the next token request carries (RFC 9449 §8.2): each refresh token goes once', async () => {
     const { client } = await signedIn({ dpop: true, dpopNonce: true, dpopNonceRotates: true });
     vi.useFakeTimers({ toFake: ['Date'] });
+    await passTokenFloor();
     try {
       // The first refresh follows the code exchange's answer, the second the first refresh's.
       for (const _ of ['after the exchange', 'after a refresh']) {
@@ -348,6 +353,7 @@ describe('DPoP (RFC 9449) with a provider that advertises it', () => {
 
   test('a nonce with tokens that IndexedDB fails to keep does not cost the answer (its refresh token is spent)', async () => {
     const { client } = await signedIn({ dpop: true, dpopNonceRotates: true });
+    await passTokenFloor();
     const before = client.getSnapshot().user?.access_token;
     vi.spyOn(IndexedDbDPoPStore.prototype, 'set').mockRejectedValue(
       new DOMException('The quota has been exceeded.', 'QuotaExceededError'),
@@ -362,6 +368,7 @@ describe('DPoP (RFC 9449) with a provider that advertises it', () => {
     expect(requestsTo('token')[0]?.url).toBe(`${harness.provider.issuer}/token?p=b2c_1_signin`);
     expect(requestsTo('token')[0]?.proof?.htu).toBe(`${harness.provider.issuer}/token`);
     expect(client.getSnapshot().user?.token_type).toBe('DPoP');
+    await passTokenFloor();
     await client.renew();
     expect(requestsTo('refresh')[0]?.proof?.htu).toBe(`${harness.provider.issuer}/token`);
     expect(client.getSnapshot()).toMatchObject({ status: 'authenticated', error: null });
@@ -370,6 +377,7 @@ describe('DPoP (RFC 9449) with a provider that advertises it', () => {
   test('a renewal is proven by the same key, and its tokens stay bound to it', async () => {
     const { client } = await signedIn();
     const jkt = requestsTo('token')[0]?.proof?.jkt;
+    await passTokenFloor();
     await client.renew();
     expect(requestsTo('refresh')[0]?.proof?.jkt).toBe(jkt);
     const response = await client.fetch(`${harness.provider.apiOrigin}/me`);
@@ -379,6 +387,7 @@ describe('DPoP (RFC 9449) with a provider that advertises it', () => {
 
   test('a 401 for an expired token renews once (with a proof) and retries with a fresh proof', async () => {
     const { client } = await signedIn();
+    await passTokenFloor();
     harness.provider.expireAccessTokens();
     const response = await client.fetch(`${harness.provider.apiOrigin}/me`);
     expect(response.status).toBe(200);
@@ -417,6 +426,7 @@ describe('a Bearer token where a proof was sent is a downgrade, refused (RFC 944
     expect(client.getSnapshot()).toMatchObject({ status: 'authenticated', error: null });
     expect(client.getSnapshot().user?.token_type).toBe('Bearer');
     const first = client.getSnapshot().user?.access_token;
+    await passTokenFloor();
     await client.renew();
     expect(requestsTo('refresh')[0]?.proof).toMatchObject({ htm: 'POST' });
     expect(client.getSnapshot()).toMatchObject({ status: 'authenticated', error: null });
@@ -427,6 +437,7 @@ describe('a Bearer token where a proof was sent is a downgrade, refused (RFC 944
     'dpop %s: a bound session whose refresh is answered with token_type Bearer does not become a Bearer session',
     async (dpop) => {
       const { client } = await signedIn(dpopProvider, dpop);
+      await passTokenFloor();
       const bound = client.getSnapshot().user?.access_token;
       harness.provider.options.tokenResponse = downgrade;
       await client.renew().catch(() => undefined);
@@ -466,6 +477,7 @@ describe('DPoP with every way of getting tokens', () => {
     history.replaceState(null, '', '/dashboard');
     const tab = harness.createClient({ storage, config: { dpop: true } });
     await tab.start();
+    await passTokenFloor();
     const renewed = await tab.renew();
     expect(harness.silentAuthorizations).toHaveLength(1);
     expect(renewed?.token_type).toBe('DPoP');
@@ -480,6 +492,7 @@ describe('DPoP with every way of getting tokens', () => {
       const config = { dpop, loadUserInfo: true };
       const { client } = await harness.signIn(harness.createClient({ config }), { config });
       expect(client.getSnapshot().status).toBe('authenticated');
+      await passTokenFloor();
       await client.renew();
       expect(client.getSnapshot().error).toBeNull();
       const calls = requestsTo('userinfo');
@@ -504,6 +517,7 @@ describe('the key pair: one per session, kept across reloads, gone at sign-out',
   test('created once: sign-in, API calls and renewals use one key', async () => {
     const { client } = await signedIn();
     await client.fetch(`${harness.provider.apiOrigin}/me`);
+    await passTokenFloor();
     await client.renew();
     await client.fetch(`${harness.provider.apiOrigin}/me`);
     const thumbprints = new Set(
@@ -543,6 +557,7 @@ describe('the key pair: one per session, kept across reloads, gone at sign-out',
     const response = await reloaded.fetch(`${harness.provider.apiOrigin}/me`);
     expect(response.status).toBe(200);
     expect(requestsTo('api')[0]?.proof?.jkt).toBe(jkt);
+    await passTokenFloor();
     await reloaded.renew();
     expect(requestsTo('refresh')[0]?.proof?.jkt).toBe(jkt);
   });
@@ -582,6 +597,7 @@ describe('the key pair: one per session, kept across reloads, gone at sign-out',
 
   test('a session the provider ended (invalid_grant) leaves no key behind', async () => {
     const { client } = await signedIn();
+    await passTokenFloor();
     harness.provider.revokeAllGrants();
     await client.renew();
     expect(client.getSnapshot().error?.code).toBe('session_expired');
@@ -756,6 +772,7 @@ describe('fail closed: a bound token never goes without its proof', () => {
 
   test('a refresh refused with a DPoP-Nonce is not sent again: the refresh token goes once', async () => {
     const { client } = await signedIn({ dpop: true, dpopNonceOnErrors: true });
+    await passTokenFloor();
     const token = client.getSnapshot().user?.refresh_token as string;
     harness.provider.revokeAllGrants();
     await client.renew();
@@ -781,6 +798,7 @@ describe('fail closed: a bound token never goes without its proof', () => {
 
   test('an invalid_grant that carries a DPoP-Nonce (as oidc-provider sends) still ends the session', async () => {
     const { client } = await signedIn({ dpop: true, dpopNonceOnErrors: true });
+    await passTokenFloor();
     harness.provider.revokeAllGrants();
     await client.renew();
     expect(client.getSnapshot().status).toBe('unauthenticated');

@@ -9,6 +9,7 @@ import {
   stubPopup,
 } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
+import { passTokenFloor } from '../../test/support/passTokenFloor';
 import type { FakeProviderOptions } from '../../test/support/FakeProvider';
 import { isAuthError } from './errors';
 
@@ -507,6 +508,7 @@ describe('every other error code the engine raises', () => {
     harness = createHarness();
     const storage = newStorage();
     const { client } = await harness.signIn(harness.createClient(), { storage });
+    await passTokenFloor();
     const user = client.getSnapshot().user;
     harness.provider.options.refreshStatus = 503;
     await expect(client.renew()).rejects.toMatchObject({ code: 'renew_failed' });
@@ -520,6 +522,7 @@ describe('every other error code the engine raises', () => {
     harness = createHarness();
     const storage = newStorage();
     const { client } = await harness.signIn(harness.createClient(), { storage });
+    await passTokenFloor();
     harness.provider.revokeAllGrants();
     await expect(client.renew()).resolves.toBeNull();
     const { status, error } = client.getSnapshot();
@@ -533,6 +536,7 @@ describe('every other error code the engine raises', () => {
     harness = createHarness();
     const storage = newStorage();
     const { client } = await harness.signIn(harness.createClient(), { storage });
+    await passTokenFloor();
     harness.provider.options.idTokenClaims = (claims) => ({ ...claims, sub: 'mallory' });
     await expect(client.renew()).resolves.toBeNull();
     const { status, user, error } = client.getSnapshot();
@@ -554,6 +558,7 @@ describe('every other error code the engine raises', () => {
       harness = createHarness({ idTokenClaims: (claims) => ({ ...claims, ...first }) });
       const storage = newStorage();
       const { client } = await harness.signIn(harness.createClient(), { storage });
+      await passTokenFloor();
       harness.provider.options.idTokenClaims = (claims) => ({ ...claims, ...first, ...renewed });
       await expect(client.renew()).resolves.toBeNull();
       const { status, user, error } = client.getSnapshot();

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { waitForAuth } from '../react-router/requireAuth';
 import { createHarness, newStorage, recordStatuses } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
+import { fakeTimeForFloor, passTokenFloor } from '../../test/support/passTokenFloor';
 
 let harness: Harness;
 afterEach(() => harness?.dispose());
@@ -10,6 +11,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('start and stop, counted', () => {
   test('the last stop() stops timers and listeners at once; start() again restores and renews', async () => {
+    fakeTimeForFloor();
     harness = createHarness({ accessTokenTtl: 1 });
     const storage = newStorage();
     // The landed client is started once (by the harness).
@@ -18,6 +20,8 @@ describe('start and stop, counted', () => {
     let changes = 0;
     client.subscribe(() => (changes += 1));
     client.stop();
+    // Past the renewal time (and rule 5's floor), which a running client's timer would act on.
+    await passTokenFloor();
     await pause(1200);
     // The token expired while stopped: nothing renewed it and nothing changed.
     expect(harness.provider.count('refresh')).toBe(0);
@@ -35,21 +39,25 @@ describe('start and stop, counted', () => {
   });
 
   test('the client runs while any start() is unmatched', async () => {
+    fakeTimeForFloor();
     harness = createHarness({ accessTokenTtl: 1 });
     const { client } = await harness.signIn(harness.createClient());
     void client.start();
     client.stop();
     // One start is still unmatched: the renewal timer still runs.
+    await passTokenFloor();
     await expect.poll(() => harness.provider.count('refresh'), { timeout: 5000 }).toBe(1);
   });
 
   test('a stop() with no start() to match does nothing, and cannot make the count negative', async () => {
+    fakeTimeForFloor();
     harness = createHarness({ accessTokenTtl: 1 });
     const storage = newStorage();
     const { client } = await harness.signIn(harness.createClient(), { storage });
     client.stop();
     client.stop();
     await client.start();
+    await passTokenFloor();
     await expect.poll(() => harness.provider.count('refresh'), { timeout: 5000 }).toBe(1);
   });
 
@@ -72,6 +80,7 @@ describe('start and stop, counted', () => {
   });
 
   test('StrictMode-like start, stop, start in one tick processes the callback once and keeps running', async () => {
+    fakeTimeForFloor();
     harness = createHarness({ accessTokenTtl: 1 });
     const waiting = harness.nextRedirect();
     void harness.createClient().signIn();
@@ -84,6 +93,7 @@ describe('start and stop, counted', () => {
     expect(landed.getSnapshot().status).toBe('authenticated');
     expect(harness.provider.count('token')).toBe(1);
     // Still running: the renewal timer fires.
+    await passTokenFloor();
     await expect.poll(() => harness.provider.count('refresh'), { timeout: 5000 }).toBe(1);
   });
 

@@ -12,6 +12,7 @@ import {
   stubPopup,
 } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
+import { passTokenFloor } from '../../test/support/passTokenFloor';
 import { alice } from '../../test/support/FakeProvider';
 import type { FakeUser } from '../../test/support/FakeProvider';
 
@@ -35,6 +36,19 @@ function later(seconds = 11): void {
 /** A raw answer, as a proxy or a server's error page gives it. */
 function page(body: string, status: number, type: string, headers: Record<string, string> = {}) {
   return new Response(body, { status, headers: { 'Content-Type': type, ...headers } });
+}
+
+const realSetTimeout = globalThis.setTimeout;
+
+/**
+ * Runs faked timers on for `seconds`, half a second at a time, letting the real asynchronous work
+ * each step starts (WebCrypto, which fake timers do not drive) finish before the next.
+ */
+async function runFor(seconds: number): Promise<void> {
+  for (let step = 0; step < seconds * 2; step += 1) {
+    await vi.advanceTimersByTimeAsync(500);
+    await new Promise((resolve) => realSetTimeout(resolve, 15));
+  }
 }
 
 async function signedInTab(options: Parameters<Harness['createClient']>[0] = {}) {
@@ -571,6 +585,44 @@ describe('5. bounded renewal', () => {
     expect(harness.provider.count('refresh')).toBeLessThanOrEqual(1);
   });
 
+  test.each([
+    ['0', 0],
+    ['1', 1],
+    ['1.5', 1.5],
+    ['"1"', '1'],
+  ])(
+    'expires_in %s: the code exchange is a token request too; renewals follow 10 s apart, and go on',
+    async (_label, expiresIn) => {
+      vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+      harness = createHarness({
+        tokenResponse: (fields) => ({ ...fields, expires_in: expiresIn }),
+      });
+      const { client } = await signedInTab();
+      await runFor(45);
+      const times = harness.provider.tokenRequestTimes();
+      const gaps = times.slice(1).map((at, index) => at - (times[index] as number));
+      expect(gaps.filter((gap) => gap < 10_000)).toEqual([]);
+      // The code exchange, then a refresh every 10 s or so: the session is kept alive.
+      expect(times.length).toBeGreaterThanOrEqual(4);
+      expect(client.getSnapshot().status).toBe('authenticated');
+    },
+  );
+
+  test('a renewal asked for at once after sign-in sends nothing: the code exchange was a token request', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness();
+    const { client } = await signedInTab();
+    const user = client.getSnapshot().user;
+    const kept = await client.renew();
+    expect(harness.provider.count('refresh')).toBe(0);
+    expect(harness.silentAuthorizations).toEqual([]);
+    expect(kept?.access_token).toBe(user?.access_token);
+    expect(client.getSnapshot().status).toBe('authenticated');
+    later();
+    await client.renew();
+    expect(harness.provider.count('refresh')).toBe(1);
+  });
+
   test('a renewal asked for under 10 s after the last token request sends nothing; one past it does', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     harness = createHarness();
@@ -640,6 +692,7 @@ describe('5. bounded renewal', () => {
   test('an API that answers 401 to every token gets its 401 back, not a renewal per call', async () => {
     harness = createHarness({ apiAlwaysUnauthorized: true });
     const { client } = await signedInTab();
+    await passTokenFloor();
     for (let call = 0; call < 20; call += 1) {
       const response = await client.fetch(`${harness.provider.apiOrigin}/me`);
       expect(response.status).toBe(401);

@@ -12,6 +12,7 @@ import {
   stubPopup,
 } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
+import { passTokenFloor } from '../../test/support/passTokenFloor';
 import { deferred } from '../../test/support/deferred';
 import type { Deferred } from '../../test/support/deferred';
 import { AuthClient } from './AuthClient';
@@ -45,6 +46,7 @@ describe('a renewal under way when the session ends cannot revive it', () => {
     harness = createHarness();
     const storage = newStorage();
     const { client } = await harness.signIn(harness.createClient(), { storage });
+    await passTokenFloor();
     harness.provider.options.tokenDelay = 200;
     const renewing = client.renew();
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -64,6 +66,7 @@ describe('a renewal under way when the session ends cannot revive it', () => {
     const second = harness.createClient({ storage: secondStorage });
     await second.start();
     expect(second.getSnapshot().status).toBe('authenticated');
+    await passTokenFloor();
     harness.provider.options.tokenDelay = 300;
     const renewing = second.renew();
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -85,6 +88,7 @@ describe('a renewal answered just before the session ends', () => {
     const second = harness.createClient({ storage });
     await second.start();
     const statuses = recordStatuses(second);
+    await passTokenFloor();
     const renewing = second.renew();
     await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(1));
     // The answer is in; the next digest is the one that records its refresh token: held.
@@ -137,6 +141,7 @@ describe('refresh tokens', () => {
     });
     await tab.start();
     const token = tab.getSnapshot().user?.refresh_token as string;
+    await passTokenFloor();
     harness.provider.options.refreshDelay = 1000;
     await expect(tab.renew()).rejects.toMatchObject({ code: 'timeout' });
     // The next attempt, no sooner than 10 s after the lost one, authorizes silently.
@@ -606,6 +611,7 @@ describe('an adoption that ends after a sign-out has begun in the same tab', () 
     // The first tab renews; the held tab starts adopting the renewal, and waits on its signature.
     hold.verifying = deferred();
     const checked = verifySignature.mock.calls.length;
+    await passTokenFloor();
     await first.renew();
     await vi.waitFor(() => expect(verifySignature).toHaveBeenCalledTimes(checked + 1));
     // Sign-out lets go of the session and clears the stored user; the record is not removed yet.
@@ -629,6 +635,7 @@ describe('an adoption that ends after a sign-out has begun in the same tab', () 
     // The first tab renews; the held tab adopts the renewal, and is storing it.
     hold.storing = deferred();
     const before = tab.getSnapshot().user?.access_token;
+    await passTokenFloor();
     await first.renew();
     await vi.waitFor(() =>
       expect(storageText(storage)).toContain(first.getSnapshot().user?.access_token as string),

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterEach, expect, test, vi } from 'vitest';
 import { appOrigin, createHarness, newStorage } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
+import { passTokenFloor } from '../../test/support/passTokenFloor';
 
 let harness: Harness;
 afterEach(() => harness?.dispose());
@@ -55,6 +56,7 @@ test('without a refresh token, renewal signs in silently in a hidden iframe (pro
   const before = tab.getSnapshot().user?.access_token;
   expect(tab.getSnapshot().user?.refresh_token).toBeUndefined();
 
+  await passTokenFloor();
   const renewing = tab.renew();
   // Generous: on a loaded two-core machine the request may take seconds to be stored.
   const authorize = await vi.waitFor(() => pendingAuthorizeUrl(harness.provider.issuer, silent), {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { copyStorage, createHarness, newStorage, storedUsers } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
+import { passTokenFloor } from '../../test/support/passTokenFloor';
 import type { LockManagerLike } from './tabSync';
 import { createLockManager } from '../../test/support/createLockManager';
 import { laggingViews } from '../../test/support/laggingViews';
@@ -110,6 +111,7 @@ describe('tabs share one session', () => {
 
   test('a renewal in one tab reaches the other', async () => {
     const { first, second } = await twoTabs();
+    await passTokenFloor();
     const renewed = await first.renew();
     await vi.waitFor(() =>
       expect(second.getSnapshot().user?.access_token).toBe(renewed?.access_token),
@@ -119,6 +121,7 @@ describe('tabs share one session', () => {
   test('invalid_grant on renewal ends the session in every tab', async () => {
     const { first, second, secondStorage } = await twoTabs();
     harness.provider.revokeAllGrants();
+    await passTokenFloor();
     await first.renew();
     await vi.waitFor(() => expect(second.getSnapshot().status).toBe('unauthenticated'));
     expect(second.getSnapshot().error?.code).toBe('session_expired');
@@ -178,6 +181,7 @@ describe('renewal is serialised across tabs', () => {
     await b.start();
     expect(b.getSnapshot().status).toBe('authenticated');
 
+    await passTokenFloor();
     const [fromA, fromB] = await Promise.all([a.renew(), b.renew()]);
     expect(harness.provider.count('refresh')).toBe(1);
     expect(fromA?.access_token).toBe(fromB?.access_token);
@@ -191,6 +195,7 @@ describe('renewal is serialised across tabs', () => {
     // sending it again would make the provider revoke the whole grant (reuse detection).
     const { first, firstStorage } = await twoTabs();
     const staleStorage = copyStorage(firstStorage);
+    await passTokenFloor();
     const renewed = await first.renew();
     expect(harness.provider.count('refresh')).toBe(1);
 
@@ -206,6 +211,7 @@ describe('renewal is serialised across tabs', () => {
   test('with no tab to ask, the used token is still not sent: a silent authorize renews', async () => {
     const { first, second, firstStorage } = await twoTabs();
     const staleStorage = copyStorage(firstStorage);
+    await passTokenFloor();
     await first.renew();
     first.dispose();
     second.dispose();

@@ -14,6 +14,7 @@ import {
   stubPopup,
 } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
+import { fakeTimeForFloor, passTokenFloor } from '../../test/support/passTokenFloor';
 
 let harness: Harness;
 afterEach(() => harness?.dispose());
@@ -250,6 +251,7 @@ describe('the state machine', () => {
     const { client } = await harness.signIn(starter);
     expect(starterStatuses).toEqual(['loading', 'unauthenticated', 'signing-in']);
 
+    await passTokenFloor();
     const statuses = recordStatuses(client);
     const renewed = await client.renew();
     expect(renewed).not.toBeNull();
@@ -287,11 +289,19 @@ describe('the state machine', () => {
   });
 
   test('the renewal timer renews before the access token expires', async () => {
-    harness = createHarness({ accessTokenTtl: 2 });
+    // A lifetime that leaves room for rule 5's floor: half of it left at the floor's end.
+    fakeTimeForFloor();
+    harness = createHarness({ accessTokenTtl: 20 });
     const { client } = await harness.signIn(harness.createClient());
-    const first = client.getSnapshot().user?.access_token;
+    const first = client.getSnapshot().user;
+    await passTokenFloor();
     await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(1), { timeout: 3000 });
-    await vi.waitFor(() => expect(client.getSnapshot().user?.access_token).not.toBe(first));
+    await vi.waitFor(() =>
+      expect(client.getSnapshot().user?.access_token).not.toBe(first?.access_token),
+    );
+    const [exchange, refresh] = harness.provider.tokenRequestTimes();
+    expect(refresh).toBeLessThan((first?.expires_at as number) * 1000);
+    expect((refresh as number) - (exchange as number)).toBeGreaterThanOrEqual(10_000);
     expect(client.getSnapshot().status).toBe('authenticated');
   });
 
@@ -364,11 +374,14 @@ describe('the state machine', () => {
   });
 
   test('dispose stops listeners and timers', async () => {
+    fakeTimeForFloor();
     harness = createHarness({ accessTokenTtl: 1 });
     const { client } = await harness.signIn(harness.createClient());
     let calls = 0;
     client.subscribe(() => (calls += 1));
     client.dispose();
+    // Past the renewal time (and rule 5's floor), which a live client's timer would act on.
+    await passTokenFloor();
     await new Promise((resolve) => setTimeout(resolve, 1200));
     expect(harness.provider.count('refresh')).toBe(0);
     expect(calls).toBe(0);
@@ -453,6 +466,7 @@ describe('bounds', () => {
     harness = createHarness();
     const { client } = await harness.signIn(harness.createClient());
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    await passTokenFloor();
     try {
       harness.provider.options.refreshStatus = 503;
       await expect(client.renew()).rejects.toMatchObject({ code: 'renew_failed' });
@@ -482,6 +496,7 @@ describe('bounds, per session', () => {
     const other = harness.createClient();
     await other.start();
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    await passTokenFloor();
     try {
       harness.provider.options.refreshStatus = 503;
       await expect(client.renew()).rejects.toMatchObject({ code: 'renew_failed' });

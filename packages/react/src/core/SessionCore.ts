@@ -129,11 +129,11 @@ export class SessionCore {
     return this.users().manager;
   }
 
-  async bookSession(session: string, user: User): Promise<void> {
+  /** `requested`: when the session's last token request left (0: unknown, none to wait for). */
+  async bookSession(session: string, user: User, requested = 0): Promise<void> {
     const token = this.published.refreshTokenOf(user);
     const refresh = token === undefined ? null : await tokenId(token);
-    // The floor of rule 5 spaces renewals; a new session has had none yet.
-    this.records().write({ session, refresh, requested: 0 });
+    this.records().write({ session, refresh, requested });
   }
 
   /**

@@ -200,7 +200,8 @@ export class SignIn {
     this.core.signIns += 1;
     await this.core.withNamedLock('renew', () =>
       this.core.storeInTurn(async () => {
-        await this.core.bookSession(session, user);
+        // The code exchange was a token request: the first renewal waits the floor of rule 5 too.
+        await this.core.bookSession(session, user, Date.now());
         this.core.session = session;
         await this.core
           .userStore()

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createHarness, newStorage } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
+import { passTokenFloor } from '../../test/support/passTokenFloor';
 
 let harness: Harness;
 afterEach(() => harness?.dispose());
@@ -88,6 +89,7 @@ describe('authFetch', () => {
 
   test('on a 401 renews once and retries once, with the new token', async () => {
     const client = await signedIn();
+    await passTokenFloor();
     harness.provider.expireAccessTokens();
     const response = await client.fetch(`${harness.provider.apiOrigin}/me`);
     expect(response.status).toBe(200);
@@ -99,6 +101,7 @@ describe('authFetch', () => {
 
   test('50 concurrent calls that get a 401 cause exactly one renewal', async () => {
     const client = await signedIn();
+    await passTokenFloor();
     harness.provider.expireAccessTokens();
     const responses = await Promise.all(
       Array.from({ length: 50 }, (_, index) =>
@@ -112,6 +115,7 @@ describe('authFetch', () => {
 
   test('a 401 after the retry is returned to the caller; the session is kept', async () => {
     const client = await signedIn();
+    await passTokenFloor();
     const realFetch = harness.provider.fetch;
     const alwaysUnauthorized = (input: RequestInfo | URL, init?: RequestInit) => {
       const request = new Request(input, init);
@@ -138,6 +142,7 @@ describe('authFetch', () => {
       return realFetch(request);
     });
     vi.useFakeTimers({ toFake: ['Date'] });
+    await passTokenFloor();
     try {
       // An app that polls the API every 15 s (past the 10 s floor between token requests).
       for (let call = 0; call < 4; call += 1) {
@@ -154,6 +159,7 @@ describe('authFetch', () => {
   test('a 401 under 10 s after a renewal is returned as is: no second request with the same token', async () => {
     const client = await signedIn();
     vi.useFakeTimers({ toFake: ['Date'] });
+    await passTokenFloor();
     try {
       await client.renew();
       expect(harness.provider.count('refresh')).toBe(1);
@@ -178,6 +184,7 @@ describe('authFetch', () => {
   test('a renewed token the API took, refused later on, is renewed again', async () => {
     const client = await signedIn();
     vi.useFakeTimers({ toFake: ['Date'] });
+    await passTokenFloor();
     try {
       for (let round = 1; round <= 2; round += 1) {
         harness.provider.expireAccessTokens();
@@ -192,6 +199,7 @@ describe('authFetch', () => {
 
   test('when renewal says the session is over, returns the 401 and the client signs out', async () => {
     const client = await signedIn();
+    await passTokenFloor();
     harness.provider.expireAccessTokens();
     harness.provider.revokeAllGrants();
     const response = await client.fetch(`${harness.provider.apiOrigin}/me`);
@@ -202,6 +210,7 @@ describe('authFetch', () => {
 
   test('honours an AbortSignal, before sending and while renewing', async () => {
     const client = await signedIn();
+    await passTokenFloor();
     const aborted = new AbortController();
     aborted.abort();
     await expect(
@@ -220,6 +229,7 @@ describe('authFetch', () => {
 
   test('an abort while a slow renewal runs rejects at once, not when the renewal ends', async () => {
     const client = await signedIn();
+    await passTokenFloor();
     harness.provider.expireAccessTokens();
     harness.provider.options.tokenDelay = 3_000;
     const controller = new AbortController();
@@ -232,8 +242,9 @@ describe('authFetch', () => {
   });
 
   test('renews before sending when the token is about to expire', async () => {
-    harness = createHarness({ accessTokenTtl: 3 });
+    harness = createHarness({ accessTokenTtl: 14 });
     const { client } = await harness.signIn(harness.createClient());
+    await passTokenFloor(); // 3 s left
     const response = await client.fetch(`${harness.provider.apiOrigin}/me`);
     expect(response.status).toBe(200);
     expect(harness.provider.count('refresh')).toBe(1);

@@ -5,6 +5,7 @@ import {
   storedUsers,
 } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
+import { passTokenFloor } from '../../test/support/passTokenFloor';
 import type { AuthClient } from './AuthClient';
 
 // The test setup loads the engine's chunk before every file. These tests start from fresh modules,
@@ -45,6 +46,7 @@ describe("the engine's chunk", () => {
     const response = await client.fetch(`${harness.provider.apiOrigin}/me`);
     expect(response.status).toBe(200);
     const before = client.getSnapshot().user?.access_token;
+    await passTokenFloor();
     const renewed = await client.renew();
     expect(renewed?.access_token).toBeDefined();
     expect(renewed?.access_token).not.toBe(before);

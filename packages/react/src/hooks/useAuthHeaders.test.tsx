@@ -1,6 +1,7 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, expect, test } from 'vitest';
 import { createHookHarness, wrapperFor } from '../../test/support/hookHarness';
+import { passTokenFloor } from '../../test/support/passTokenFloor';
 import { useAuthHeaders } from './useAuthHeaders';
 
 const hooks = createHookHarness();
@@ -13,6 +14,7 @@ test('useAuthHeaders gives the headers for requests made by other means, and sta
   expect(await result.current('/upload', { method: 'PUT' })).toEqual({
     Authorization: `Bearer ${client.getSnapshot().user?.access_token}`,
   });
+  await passTokenFloor();
   await act(() => client.renew());
   expect(result.current).toBe(first);
   await act(() => client.signOut({ redirect: false }));

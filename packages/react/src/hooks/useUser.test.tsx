@@ -1,6 +1,7 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, expect, test } from 'vitest';
 import { createHookHarness, wrapperFor } from '../../test/support/hookHarness';
+import { passTokenFloor } from '../../test/support/passTokenFloor';
 import { MockAuthProvider, createMockAuthClient, createTestUser } from '../testing';
 import { useUser } from './useUser';
 
@@ -15,6 +16,7 @@ test('a profile change does re-render useUser readers', async () => {
   });
   const { result } = renderHook(() => useUser(), { wrapper: wrapperFor(client) });
   const before = result.current;
+  await passTokenFloor();
   await act(() => client.renew());
   expect(result.current).not.toBe(before);
   expect(result.current?.email).toBe('alice@new.example');
@@ -23,6 +25,7 @@ test('a profile change does re-render useUser readers', async () => {
 test("the ID token's own claims (exp, iat, …) are left out, so no reader sees an old token's", async () => {
   const client = await hooks.signedInClient();
   const { result } = renderHook(() => useUser(), { wrapper: wrapperFor(client) });
+  await passTokenFloor();
   await act(() => client.renew());
   const profile = client.getSnapshot().user?.profile;
   expect(profile?.exp).toBeTypeOf('number');

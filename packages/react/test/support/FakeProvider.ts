@@ -127,6 +127,8 @@ interface RecordedRequest {
   authorization: string | null;
   /** The DPoP proof sent, as read (null when none, or when it did not verify). */
   proof: ReadProof | null;
+  /** When it was received (`Date.now()`). */
+  at: number;
 }
 
 // RSA key generation is slow; one pair of keys serves every fake provider in a test file.
@@ -195,6 +197,13 @@ export class FakeProvider {
       (request) =>
         request.endpoint === 'refresh' && request.body?.get('refresh_token') === refreshToken,
     ).length;
+  }
+
+  /** When each token request (a code exchange or a refresh) was received, in order. */
+  tokenRequestTimes(): number[] {
+    return this.requests
+      .filter((request) => request.endpoint === 'token' || request.endpoint === 'refresh')
+      .map((request) => request.at);
   }
 
   /** Requests to the provider itself (the API excluded). */
@@ -282,6 +291,7 @@ export class FakeProvider {
       body,
       authorization: request.headers.get('Authorization'),
       proof,
+      at: Date.now(),
     });
     if (this.options.unreachable === true && url.origin === this.issuer) {
       throw new TypeError('Failed to fetch');
