@@ -16,11 +16,19 @@ export function ProfilePage() {
   const { secondsLeft, isExpiring, expiresAt } = useSessionExpiry(30);
   const [renewing, setRenewing] = useState(false);
   const [renewError, setRenewError] = useState<string | null>(null);
+  const [unchanged, setUnchanged] = useState(false);
 
   const renewNow = () => {
+    const before = expiresAt?.getTime();
     setRenewing(true);
     setRenewError(null);
+    setUnchanged(false);
     renew()
+      // The library sends at most one token request every 10 s (its session protocol, rule 5): a
+      // click sooner after the last one gives the same tokens back, which the page says.
+      .then((renewed) =>
+        setUnchanged(renewed?.expires_at !== undefined && renewed.expires_at * 1000 === before),
+      )
       .catch((error: unknown) => {
         // A failed renewal rejects with the AuthError the client also keeps in its state beside the
         // session, which the banner under the header shows: only another failure is shown here.
@@ -52,6 +60,12 @@ export function ProfilePage() {
           seconds{expiresAt ? ` (at ${expiresAt.toLocaleTimeString()})` : ''}. It is renewed
           automatically before it expires.
         </p>
+        {unchanged && (
+          <p role="status">
+            Not renewed: these tokens are under 10 seconds old, and a new request is sent at most
+            every 10 seconds. Try again in a moment.
+          </p>
+        )}
         {renewError && (
           <p role="alert" className={ui.danger}>
             {renewError}

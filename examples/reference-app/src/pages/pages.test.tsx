@@ -197,6 +197,28 @@ describe('pages', () => {
     expect(Number(/Expires in (\d+)/.exec(expiry.textContent ?? '')?.[1])).toBeGreaterThan(110);
     await userEvent.click(screen.getByRole('button', { name: 'Renew now' }));
     expect(auth.renew.calls).toHaveLength(1);
+    // The mock, as the real client within 10 s of its last token request, gives the same tokens.
+    expect((await screen.findByRole('status')).textContent).toContain('Not renewed');
+  });
+
+  test('Renew now that gets new tokens says nothing more: the expiry moves on', async () => {
+    const auth = createMockAuthClient({ user: alice() });
+    const renewed = createTestUser({ name: 'Alice Liddell', expiresIn: 7200 });
+    const renew = Object.assign(
+      async () => {
+        auth.set({ user: renewed });
+        return renewed;
+      },
+      { calls: [] },
+    );
+    renderAt('/profile', { ...auth, renew });
+    await userEvent.click(await screen.findByRole('button', { name: 'Renew now' }));
+    await vi.waitFor(() =>
+      expect(
+        Number(/Expires in (\d+)/.exec(screen.getByText(/^Expires in/).textContent ?? '')?.[1]),
+      ).toBeGreaterThan(3600),
+    );
+    expect(screen.queryByText(/Not renewed/)).toBeNull();
   });
 
   test('a failed Renew now is shown once, by the banner, and the session is kept', async () => {
