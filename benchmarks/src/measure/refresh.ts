@@ -8,6 +8,7 @@ import { InMemoryWebStorage } from 'oidc-client-ts';
 import type { User } from 'oidc-client-ts';
 import { AuthProvider as OidcContextProvider, useAuth } from 'react-oidc-context';
 import type { AuthContextProps } from 'react-oidc-context';
+import { passTokenFloor } from '../support/clock';
 import {
   createUserManager,
   oidcKitTabs,
@@ -30,6 +31,7 @@ async function oidcKitCalls(): Promise<Counts> {
   const tabs = oidcKitTabs(observed.provider);
   try {
     const client = await tabs.signIn();
+    passTokenFloor();
     observed.provider.expireAccessTokens();
     const before = observed.refreshes();
     const responses = await Promise.all(
@@ -116,6 +118,7 @@ async function oidcKitTabsRenew(): Promise<Counts> {
     if (all.some((tab) => tab.getSnapshot().status !== 'authenticated')) {
       throw new Error('a tab did not get the session');
     }
+    passTokenFloor();
     const before = observed.refreshes();
     await Promise.all(all.map((tab) => tab.renew().catch(() => null)));
     const tokens = all.map((tab) => tab.getSnapshot().user?.access_token);

@@ -18,6 +18,7 @@ import {
 import type { AuthClient } from '@oidc-kit/react';
 import { AuthProvider as OidcContextProvider, useAuth as useOidcContext } from 'react-oidc-context';
 import type { AuthContextProps } from 'react-oidc-context';
+import { passTokenFloor } from '../support/clock';
 import { createUserManager, oidcKitTabs, startProvider, until } from '../support/fake';
 import { job } from '../support/job';
 import { readers, renewals, runs } from '../support/settings';
@@ -121,15 +122,6 @@ function settle(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 20));
 }
 
-const realNow = Date.now.bind(Date);
-let clockOffset = 0;
-Date.now = () => realNow() + clockOffset;
-
-/** Moves the wall clock on (for the engine and the fake provider alike, which share it). */
-function skipClock(ms: number): void {
-  clockOffset += ms;
-}
-
 /**
  * Ours. With `renamed`, the control: every renewal brings a new name, so every reader must
  * re-render, which shows that the counting sees the renders there are.
@@ -155,8 +147,7 @@ async function oidcKit(Reader: ComponentType, renamed = false): Promise<Counts> 
     renders = 0;
     const before = observed.refreshes();
     for (let index = 0; index < renewals; index += 1) {
-      // The engine sends at most one token request per session per 10 s: move the wall clock on.
-      skipClock(11_000);
+      passTokenFloor();
       await client.renew();
       await settle();
     }
