@@ -674,6 +674,18 @@ describe('an adoption that ends after a sign-out has begun in the same tab', () 
   });
 });
 
+/**
+ * Starts a popup sign-in on `tab` as bob (a newer session than alice's), answered at the provider;
+ * `deliver()` hands the answer over once the popup's page has landed.
+ */
+async function popupSignInAsBob(tab: AuthClient) {
+  const { authorizeUrl } = stubPopup();
+  const signingIn = tab.signIn({ popup: true, prompt: 'login' });
+  const bob = { sub: 'bob', name: 'Bob Stone', email: 'bob@example.com', roles: ['user'] };
+  const { deliver } = landInPopup(harness.provider.authorize(await authorizeUrl(), bob));
+  return { signingIn, deliver };
+}
+
 describe("a sign-in in this tab and another tab's older one at once", () => {
   test('the older session, adopted while this tab books its own, does not replace it', async () => {
     harness = createHarness();
@@ -705,16 +717,7 @@ describe("a sign-in in this tab and another tab's older one at once", () => {
     await harness.signIn(harness.createClient());
     await vi.waitFor(() => expect(verifySignature).toHaveBeenCalledTimes(1));
     // Meanwhile this tab signs in itself, in a popup, as bob: a newer session.
-    const { authorizeUrl } = stubPopup();
-    const signingIn = tab.signIn({ popup: true, prompt: 'login' });
-    const { deliver } = landInPopup(
-      harness.provider.authorize(await authorizeUrl(), {
-        sub: 'bob',
-        name: 'Bob Stone',
-        email: 'bob@example.com',
-        roles: ['user'],
-      }),
-    );
+    const { signingIn, deliver } = await popupSignInAsBob(tab);
     hold.booking = deferred();
     await harness.createClient({ storage: newStorage() }).start();
     deliver();
@@ -821,16 +824,7 @@ describe("a sign-in in this tab and another tab's older one at once, with an asy
     await harness.signIn(harness.createClient());
     await hold.writing.promise;
     // Meanwhile this tab signs in itself, in a popup, as bob: a newer session, stored at once.
-    const { authorizeUrl } = stubPopup();
-    const signingIn = tab.signIn({ popup: true, prompt: 'login' });
-    const { deliver } = landInPopup(
-      harness.provider.authorize(await authorizeUrl(), {
-        sub: 'bob',
-        name: 'Bob Stone',
-        email: 'bob@example.com',
-        roles: ['user'],
-      }),
-    );
+    const { signingIn, deliver } = await popupSignInAsBob(tab);
     await harness.createClient({ storage: newStorage() }).start();
     deliver();
     await vi.waitFor(() => expect(storage.getItem(storedUsers(storage)[0] ?? '')).toContain('bob'));
