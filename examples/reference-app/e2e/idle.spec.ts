@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import type { Locator, Page } from '@playwright/test';
 import { e2e } from './stack';
-import { headerSignIn, logIn, snap, userName, watchConsole } from './support';
+import { headerSignIn, signInFromHeader, snap, userName, watchConsole } from './support';
 
 // The idle build: every tab signs out after 20 s without input in any of them, the warning 14 s
 // before (so it shows after 6 s). Its pages here call no API (the API answers the main build's origin only).
@@ -36,10 +36,7 @@ test('11. idle sign-out across two tabs: the warning in both, Stay in one, input
   const first = await context.newPage();
   const second = await context.newPage();
   const watched = [watchConsole(first), watchConsole(second)];
-  await first.goto('/');
-  await headerSignIn(first).click();
-  await logIn(first, 'alice');
-  await expect(userName(first, 'Alice Liddell')).toBeVisible();
+  await signInFromHeader(first, 'alice', 'Alice Liddell');
   await second.goto('/profile');
   await expect(userName(second, 'Alice Liddell')).toBeVisible();
 
@@ -99,10 +96,7 @@ test('closing the idle warning leaves the page scrolled where the user was readi
     viewport: { width: 375, height: 500 },
   });
   const page = await context.newPage();
-  await page.goto('/');
-  await headerSignIn(page).click();
-  await logIn(page, 'alice');
-  await expect(userName(page, 'Alice Liddell')).toBeVisible();
+  await signInFromHeader(page, 'alice', 'Alice Liddell');
   // Focus was last on a header link; then the user scrolled down to read.
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).focus();
   await page.mouse.move(100, 300);
@@ -129,10 +123,7 @@ test('at 400 % zoom (320 × 256 CSS px) every part of the idle warning can be sc
     viewport: { width: 320, height: 256 },
   });
   const page = await context.newPage();
-  await page.goto('/');
-  await headerSignIn(page).click();
-  await logIn(page, 'alice');
-  await expect(userName(page, 'Alice Liddell')).toBeVisible();
+  await signInFromHeader(page, 'alice', 'Alice Liddell');
   await expect(warning(page)).toBeVisible({ timeout: 10_000 });
   const hidden = await warning(page).evaluate((dialog) => {
     dialog.scrollIntoView({ block: 'end' });
@@ -149,10 +140,7 @@ test("over the app's own modal <dialog>, the warning can be answered: focus is i
   page,
 }) => {
   const watched = watchConsole(page);
-  await page.goto('/');
-  await headerSignIn(page).click();
-  await logIn(page, 'alice');
-  await expect(userName(page, 'Alice Liddell')).toBeVisible();
+  await signInFromHeader(page, 'alice', 'Alice Liddell');
   // The app opens a modal dialog of its own (a form, a confirmation): the browser's top layer.
   await page.evaluate(() => {
     const own = document.createElement('dialog');
