@@ -18,7 +18,7 @@ export function loadedCallback(core: SessionCore, url: string): string | undefin
 /** The return from the provider's logout the app loaded on, if any, as `loadedCallback` finds it. */
 export function loadedSignOutReturn(core: SessionCore, url: string): string | undefined {
   const leftToSignOut = tabMark(core, 'signed-out').read() !== null;
-  return loadedOrNow(url, leftToSignOut, (at) => isSignOutReturn(core, at));
+  return loadedOrNow(url, leftToSignOut, (at) => isSignOutReturn(core, at, leftToSignOut));
 }
 
 /**
@@ -51,11 +51,14 @@ export function isCallback(core: SessionCore, url: string, leftToSignIn: boolean
   );
 }
 
-/** Whether `url` is the return from the provider's logout to `post_logout_redirect_uri`. */
-function isSignOutReturn(core: SessionCore, url: string): boolean {
+/**
+ * Whether `url` is the return from the provider's logout to `post_logout_redirect_uri`: with a
+ * `state`, or without one when this tab left to sign out (`leftToSignOut`).
+ */
+function isSignOutReturn(core: SessionCore, url: string, leftToSignOut: boolean): boolean {
   const current = new URL(url);
   if (!onPage(current, core.config.oidc.post_logout_redirect_uri)) return false;
-  return current.searchParams.has('state') || tabMark(core, 'signed-out').read() !== null;
+  return current.searchParams.has('state') || leftToSignOut;
 }
 
 /** Whether `url` is on the page `uri` names: its origin and path, whatever its query and hash. */
