@@ -194,9 +194,8 @@ export class SignIn {
     this.core.incoming = null;
     // Under the lock, a renewal of the session before (under way here when the sign-in ended) has
     // stored its answer as that session's: this sign-in's user is stored last, as this one's. The
-    // record goes first: another tab's session adopted meanwhile (`SessionSharing.adopt` checks
-    // the record last) cannot replace this one.
-    // An adoption whose write is under way gives way (`SessionSharing.adopt`); this write follows it.
+    // record goes first, and the write takes its turn after an adoption's under way: that adoption
+    // gives way (`SessionSharing.adopt`), and a later one finds the record naming this session.
     this.core.signIns += 1;
     await this.core.withNamedLock('renew', () =>
       this.core.storeInTurn(async () => {
