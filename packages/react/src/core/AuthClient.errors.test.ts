@@ -571,6 +571,48 @@ describe('every other error code the engine raises', () => {
     },
   );
 
+  // OpenID Connect Core 12.2 (errata): a refreshed ID token need not carry a `nonce`; one that does
+  // carries the nonce of the sign-in.
+  test('id_token_invalid (nonce): a renewal whose ID token carries another nonce ends the session', async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    await passTokenFloor();
+    harness.provider.options.idTokenClaims = (claims) => ({ ...claims, nonce: 'another-nonce' });
+    await expect(client.renew()).resolves.toBeNull();
+    const { status, user, error } = client.getSnapshot();
+    expect(status).toBe('unauthenticated');
+    expect(user).toBeNull();
+    expect(isAuthError(error, 'id_token_invalid')).toBe(true);
+    expect(error?.check).toBe('nonce');
+    expect(error?.message).toContain('`nonce`');
+    expect(storedUsers(storage)).toEqual([]);
+  });
+
+  test("a renewal whose ID token repeats the sign-in's nonce, or has none, keeps the session", async () => {
+    let signInNonce: unknown;
+    harness = createHarness({
+      idTokenClaims: (claims) => {
+        signInNonce ??= claims.nonce;
+        return claims;
+      },
+    });
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    expect(typeof signInNonce).toBe('string');
+    await passTokenFloor();
+    harness.provider.options.idTokenClaims = (claims) => ({ ...claims, nonce: signInNonce });
+    const repeated = await client.renew();
+    expect(repeated?.access_token).toBeDefined();
+    await passTokenFloor();
+    harness.provider.options.idTokenClaims = undefined;
+    const without = await client.renew();
+    expect(without?.access_token).toBeDefined();
+    expect(without?.access_token).not.toBe(repeated?.access_token);
+    expect(client.getSnapshot().status).toBe('authenticated');
+    expect(client.getSnapshot().error).toBeNull();
+  });
+
   test('config_invalid: a wrong configuration throws when the client is created', () => {
     harness = createHarness();
     expect(() => harness.createClient({ config: { client_secret: 'oops' } as never })).toThrow(

@@ -1,6 +1,6 @@
 import type { User } from 'oidc-client-ts';
 import { authError } from './errors';
-import { checkIdToken, idTokenInvalid } from './idToken';
+import { checkIdToken, decodeIdToken, idTokenInvalid } from './idToken';
 import type { SessionCore } from './SessionCore';
 
 /**
@@ -53,6 +53,17 @@ export class UserChecks {
       throw idTokenInvalid(
         'sub',
         process.env.NODE_ENV !== 'production' && 'a renewal returned an ID token for another user.',
+      );
+    }
+    // OpenID Connect Core 12.2 (errata): a refreshed ID token may leave the `nonce` out; one it
+    // carries is that of the session's sign-in, or the token was not issued for this session.
+    const first = this.core.refreshing?.id_token;
+    const nonce = first === undefined ? undefined : decodeIdToken(first).nonce;
+    if (claims.nonce !== undefined && nonce !== undefined && claims.nonce !== nonce) {
+      throw idTokenInvalid(
+        'nonce',
+        process.env.NODE_ENV !== 'production' &&
+          "a renewal returned an ID token whose nonce is not the sign-in's (OpenID Connect Core 12.2).",
       );
     }
   }
