@@ -21,6 +21,24 @@ const hasEdge = (element: Locator) =>
     );
   });
 
+/**
+ * The dialogs in Chromium's own accessibility tree, what a screen reader is given: role, name and
+ * description. Playwright's `ariaSnapshot()` is its own reading of the DOM, not this tree (it takes
+ * role="none" on a <dialog> at its word, where Chromium keeps the dialog).
+ */
+async function dialogsInTree(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+  await cdp.detach();
+  return nodes
+    .filter((node) => !node.ignored && /dialog/i.test(String(node.role?.value)))
+    .map((node) => ({
+      role: node.role?.value,
+      name: node.name?.value ?? '',
+      description: node.description?.value ?? '',
+    }));
+}
+
 test("the console watch hears the idle build's pages, so the checks below can fail", async ({
   page,
 }) => {
@@ -176,4 +194,18 @@ test("over the app's own modal <dialog>, the warning can be answered: focus is i
   await expect(page).toHaveURL(`${e2e.idleApp}/`);
   await expect(userName(page, 'Alice Liddell')).toBeAttached();
   expect(watched).toEqual([]);
+});
+
+test('a screen reader is given one dialog: the alertdialog, with its name and description, no unnamed dialog around it', async ({
+  page,
+}) => {
+  await signInFromHeader(page, 'alice', 'Alice Liddell');
+  await expect(warning(page)).toBeVisible({ timeout: 10_000 });
+  expect(await dialogsInTree(page)).toEqual([
+    {
+      role: 'alertdialog',
+      name: 'Are you still there?',
+      description: expect.stringMatching(/^For your security, you will be signed out in 0:\d\d\.$/),
+    },
+  ]);
 });

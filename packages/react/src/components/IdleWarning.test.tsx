@@ -42,6 +42,13 @@ describe('IdleWarning', () => {
     expect(screen.getByRole('button', { name: 'Sign out' })).toBeDefined();
   });
 
+  test('one dialog for assistive technology: the <dialog> itself is the alertdialog, no unnamed dialog around it', () => {
+    page(60_000);
+    const dialog = screen.getByRole('alertdialog', { name: 'Are you still there?' });
+    expect(dialog.tagName).toBe('DIALOG');
+    expect(screen.queryAllByRole('dialog')).toEqual([]);
+  });
+
   test('focus moves in, stays in (Tab and Shift+Tab cycle), and returns where it was', async () => {
     const { auth, save } = warnedWhileOnSave();
     const stay = screen.getByRole('button', { name: 'Stay signed in' });

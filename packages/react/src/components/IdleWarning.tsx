@@ -14,9 +14,12 @@ export interface IdleWarningProps {
   stayLabel?: ReactNode;
   /** Default "Sign out". */
   signOutLabel?: ReactNode;
-  /** Classes for the dialog; when set, the default inline look is left out. */
+  /**
+   * Classes for the dialog (a modal `<dialog>`, so also for its `::backdrop`); when set, the
+   * default inline look is left out.
+   */
   className?: string;
-  /** Classes for the backdrop; when set, its default inline look is left out. */
+  /** Classes for the backdrop over the page; when set, its default inline look is left out. */
   backdropClassName?: string;
   /** Classes for the "Stay signed in" button. */
   stayClassName?: string;
@@ -24,26 +27,28 @@ export interface IdleWarningProps {
   signOutClassName?: string;
 }
 
-/**
- * The `<dialog>` that lifts the warning into the browser's top layer, above an app's own modal
- * dialog: it draws nothing itself (its fixed backdrop child covers the window).
- */
-const topLayer: CSSProperties = { padding: 0, border: 0, color: 'inherit' };
-
+// The browser's own ::backdrop (a 10 % tint in current browsers) is left as it is, on purpose: it is
+// what dims an app's modal dialog below the warning, and no inline style reaches it (a <style> the
+// component added would be refused by a strict Content-Security-Policy). This tint, over the page
+// only, is lighter by as much, so that the page is dimmed about as before (0.45). An app styles
+// both through its classes (`.its-class::backdrop`).
 const backdropLook: CSSProperties = {
   position: 'fixed',
   inset: 0,
   display: 'grid',
   placeItems: 'center',
-  // A dialog taller than the window (a long text, 400 % zoom) scrolls rather than being cut off.
-  overflowY: 'auto',
-  background: 'rgb(0 0 0 / 0.45)',
+  background: 'rgb(0 0 0 / 0.4)',
   zIndex: 1000,
 };
 
 const dialogLook: CSSProperties = {
-  maxWidth: '26rem',
-  margin: '1rem',
+  // Centred in the window and off its edges, however small the window (400 % zoom): what does not
+  // fit scrolls inside it. The browser's own limits would leave out this padding and border.
+  boxSizing: 'border-box',
+  maxWidth: 'min(26rem, 100% - 2rem)',
+  maxHeight: 'calc(100% - 2rem)',
+  overflowY: 'auto',
+  margin: 'auto',
   padding: '1.25rem 1.5rem',
   borderRadius: '0.75rem',
   // Invisible, except in forced colours, where it is the only edge left (no background, no shadow).
@@ -97,8 +102,7 @@ function IdleDialog({
   const { signOut } = useAuthActions();
   const titleId = useId();
   const textId = useId();
-  const layer = useRef<HTMLDialogElement>(null);
-  const dialog = useRef<HTMLDivElement>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
   const stayButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
@@ -108,7 +112,7 @@ function IdleDialog({
     // it was when it closes, without scrolling the page back to that element (the user may have
     // scrolled on, reading, since it took focus).
     const before = document.activeElement as HTMLElement | null;
-    const top = layer.current;
+    const top = dialog.current;
     if (top && !top.open) {
       if (top.showModal) top.showModal();
       else top.setAttribute('open', '');
@@ -161,47 +165,44 @@ function IdleDialog({
     if (live.current) live.current.textContent = reached ? (text.current?.textContent ?? '') : '';
   }, [step, seconds]);
 
+  // The <dialog> is the alertdialog itself: around the alertdialog, Chromium would give screen
+  // readers a second, unnamed dialog (a role="none" on it is ignored).
   return (
-    <dialog
-      ref={layer}
-      style={topLayer}
-      // Any other close request (a phone's back gesture) means "stay" too.
-      onCancel={(event) => {
-        event.preventDefault();
-        stay();
-      }}
-    >
-      <div className={backdropClassName} style={backdropClassName ? undefined : backdropLook}>
-        <div
-          ref={dialog}
-          role="alertdialog"
-          aria-modal="true"
-          aria-labelledby={titleId}
-          aria-describedby={textId}
-          className={className}
-          style={className ? undefined : dialogLook}
-          tabIndex={-1}
+    <div className={backdropClassName} style={backdropClassName ? undefined : backdropLook}>
+      <dialog
+        ref={dialog}
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={textId}
+        className={className}
+        style={className ? undefined : dialogLook}
+        tabIndex={-1}
+        // Any other close request (a phone's back gesture) means "stay" too.
+        onCancel={(event) => {
+          event.preventDefault();
+          stay();
+        }}
+      >
+        <p id={titleId}>
+          <strong>{title}</strong>
+        </p>
+        <p id={textId} ref={text}>
+          {children(clock(remaining))}
+        </p>
+        <p ref={live} aria-live="polite" style={visuallyHidden} />
+        <button ref={stayButton} type="button" className={stayClassName} onClick={stay}>
+          {stayLabel}
+        </button>{' '}
+        <button
+          type="button"
+          className={signOutClassName}
+          onClick={() => void reportRejection(signOut())}
         >
-          <p id={titleId}>
-            <strong>{title}</strong>
-          </p>
-          <p id={textId} ref={text}>
-            {children(clock(remaining))}
-          </p>
-          <p ref={live} aria-live="polite" style={visuallyHidden} />
-          <button ref={stayButton} type="button" className={stayClassName} onClick={stay}>
-            {stayLabel}
-          </button>{' '}
-          <button
-            type="button"
-            className={signOutClassName}
-            onClick={() => void reportRejection(signOut())}
-          >
-            {signOutLabel}
-          </button>
-        </div>
-      </div>
-    </dialog>
+          {signOutLabel}
+        </button>
+      </dialog>
+    </div>
   );
 }
 
