@@ -209,3 +209,39 @@ test('a screen reader is given one dialog: the alertdialog, with its name and de
     },
   ]);
 });
+
+test("an app's modal <dialog> opened while the warning shows does not cover it: a real click on Stay keeps the session", async ({
+  page,
+}) => {
+  const watched = watchConsole(page);
+  await signInFromHeader(page, 'alice', 'Alice Liddell');
+  await expect(warning(page)).toBeVisible({ timeout: 10_000 });
+  const shown = Date.now();
+  // Then the app opens a modal dialog of its own (a message arrived, a timer of its own fired).
+  await page.evaluate(() => {
+    const own = document.createElement('dialog');
+    own.setAttribute('aria-label', 'New message');
+    own.innerHTML = '<p>Bob wrote to you.</p><button type="button">Reply</button>';
+    document.body.append(own);
+    own.showModal();
+  });
+  const own = page.getByRole('dialog', { name: 'New message' });
+  await expect(own).toBeVisible();
+  const stay = warning(page).getByRole('button', { name: 'Stay signed in' });
+  await expect(
+    stay,
+    'focus is in the warning, not in the dialog that opened after it',
+  ).toBeFocused();
+  await snap(page, 'idle-warning-over-later-app-dialog');
+  // A real mouse click: not intercepted by the app's dialog, the warning not inert below it.
+  await stay.click({ timeout: 5_000 });
+  await expect(warning(page)).toBeHidden();
+  // Focus goes to the app's dialog, still open: the one part of the page that is not inert.
+  await expect(own.getByRole('button', { name: 'Reply' })).toBeFocused();
+  await expect(own).toBeVisible();
+  // The session was kept: past the moment it would have ended, still signed in.
+  await page.waitForTimeout(shown + 14_000 + 1_000 - Date.now());
+  await expect(page).toHaveURL(`${e2e.idleApp}/`);
+  await expect(userName(page, 'Alice Liddell')).toBeAttached();
+  expect(watched).toEqual([]);
+});

@@ -111,14 +111,39 @@ function IdleDialog({
     // Once: StrictMode's second run finds it open already. Focus into the dialog, and back where
     // it was when it closes, without scrolling the page back to that element (the user may have
     // scrolled on, reading, since it took focus).
-    const before = document.activeElement as HTMLElement | null;
+    const returnTo = [document.activeElement as HTMLElement | null];
     const top = dialog.current;
     if (top && !top.open) {
       if (top.showModal) top.showModal();
       else top.setAttribute('open', '');
     }
     stayButton.current?.focus();
-    return () => before?.focus?.({ preventScroll: true });
+    // A modal <dialog> the app opens later goes above the warning and makes it inert: a mouse could
+    // no longer reach "Stay signed in". So the warning opens again, on top, and gives focus to that
+    // dialog when it closes. Once a task: two dialogs that each do this (two warnings) must not
+    // take turns forever.
+    let raised = false;
+    const watch = new MutationObserver((records) => {
+      const above = records.some(
+        ({ target }) => !top?.contains(target) && (target as Element).matches(':modal'),
+      );
+      if (!above || raised || !top?.isConnected) return;
+      raised = true;
+      setTimeout(() => (raised = false));
+      returnTo.unshift(document.activeElement as HTMLElement | null);
+      top.close();
+      top.showModal();
+      stayButton.current?.focus();
+    });
+    if (top?.showModal) watch.observe(document, { attributeFilter: ['open'], subtree: true });
+    return () => {
+      watch.disconnect();
+      // The latest of them that can still take focus (the app may have closed its dialog since).
+      returnTo.some((element) => {
+        element?.focus?.({ preventScroll: true });
+        return document.activeElement === element;
+      });
+    };
   }, []);
 
   useEffect(() => {
