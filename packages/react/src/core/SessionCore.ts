@@ -236,8 +236,10 @@ export class SessionCore {
     }
   }
 
-  /** This client's name for a `kind` of shared record or lock, apart from other clients'. */
-  storageKey(kind: 'session' | 'renew' | 'idle' | 'dpop' | 'expired'): string {
+  /** This client's name for a `kind` of record, mark or lock, apart from other clients'. */
+  storageKey(
+    kind: 'session' | 'renew' | 'idle' | 'dpop' | 'expired' | 'signed-out' | 'signing-in',
+  ): string {
     const { authority, client_id } = this.config.oidc;
     return `oidc-kit:${kind}:${authority}:${client_id}`;
   }

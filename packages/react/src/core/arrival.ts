@@ -74,8 +74,7 @@ function onPage(url: URL, uri: string | undefined): boolean {
  */
 export function tabMark(core: SessionCore, name: 'signed-out' | 'signing-in') {
   const storage = browserStorage('sessionStorage');
-  const { authority, client_id } = core.config.oidc;
-  const key = `oidc-kit:${name}:${authority}:${client_id}`;
+  const key = core.storageKey(name);
   const attempt = (change: () => void) => {
     try {
       change();
