@@ -35,7 +35,9 @@ export function enableProofs(
   ) {
     // Without it token requests would go without proofs, and the tokens unbound, unnoticed.
     throw new Error(
-      'oidc-kit: this version of oidc-client-ts cannot be given DPoP after it was created; use oidc-client-ts 3.5.',
+      process.env.NODE_ENV !== 'production'
+        ? 'oidc-kit: this version of oidc-client-ts cannot be given DPoP after it was created; use oidc-client-ts 3.5.'
+        : 'oidc-kit: DPoP needs oidc-client-ts 3.5',
     );
   }
   for (const settings of [manager.settings, inner.settings]) Object.assign(settings, { dpop });
