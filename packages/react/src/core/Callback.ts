@@ -79,7 +79,7 @@ export class Callback {
       }
       await this.core.presenter.dpop();
       const user = await this.core.parts.signIn.exchangeFresh(() =>
-        this.core.userManager.signinCallback(url),
+        this.core.manager.signinCallback(url),
       );
       if (user === undefined) return; // a popup or iframe callback, handed to the opener
       await this.core.parts.signIn.beginSession(user);
@@ -92,8 +92,8 @@ export class Callback {
         const failed = refusalUrl(url, error);
         await (
           requestType === 'si:p'
-            ? this.core.userManager.signinPopupCallback(failed)
-            : this.core.userManager.signinSilentCallback(failed)
+            ? this.core.manager.signinPopupCallback(failed)
+            : this.core.manager.signinSilentCallback(failed)
         ).catch(() => undefined);
         return;
       }

@@ -30,7 +30,7 @@ export class DPoP {
    */
   static async missing(core: SessionCore): Promise<'indexeddb' | 'provider' | null> {
     if (typeof indexedDB === 'undefined') return 'indexeddb';
-    const metadata = (await core.userManager.metadataService.getMetadata()) as {
+    const metadata = (await core.manager.metadataService.getMetadata()) as {
       dpop_signing_alg_values_supported?: unknown;
     };
     const algs = metadata.dpop_signing_alg_values_supported;
@@ -60,7 +60,7 @@ export class DPoP {
   /** Turns on oidc-client-ts's proofs for every token request of this client from now on. */
   static enable(core: SessionCore): DPoP {
     const dpop = new DPoP(core);
-    enableProofs(core.userManager, { store: sessionKeyStore(core) }, dpop);
+    enableProofs(core.manager, { store: sessionKeyStore(core) }, dpop);
     return dpop;
   }
 
@@ -99,7 +99,7 @@ export class DPoP {
   ): Promise<Record<string, string> | null> {
     const target = new URL(url);
     if (nonce !== undefined) this.nonces.set(target.origin, nonce);
-    const proof = await this.core.userManager.dpopProof(
+    const proof = await this.core.manager.dpopProof(
       target.origin + target.pathname,
       // dpopProof reads the access token only (for `ath`).
       { access_token: token } as User,

@@ -147,7 +147,7 @@ export class RenewalRunner {
         ],
       );
     }
-    const manager = this.core.userManager as unknown as Partial<RefreshingManager>;
+    const manager = this.core.manager as unknown as Partial<RefreshingManager>;
     if (typeof manager._useRefreshToken !== 'function') {
       // Checked before the claim: a refresh that cannot run must not spend the token.
       throw authError(
@@ -222,7 +222,7 @@ export class RenewalRunner {
     try {
       // The user claimed, not the stored one: `signinSilent` reads the store again, where another
       // tab's sign-in may have put its own user (and refresh token) since the claim (rule 1).
-      const manager = this.core.userManager as unknown as RefreshingManager;
+      const manager = this.core.manager as unknown as RefreshingManager;
       this.core.refreshing = current;
       user = await manager._useRefreshToken({
         // What oidc-client-ts's `RefreshState` takes from the user (the class is not exported).
@@ -257,7 +257,7 @@ export class RenewalRunner {
   /** Renews through a hidden `prompt=none` authorization, where the provider session allows. */
   async authorizeSilently(record: SessionRecord, epoch: number): Promise<User | null> {
     this.core.parts.guard.startRequest(record);
-    const user = await this.core.userManager.signinSilent({
+    const user = await this.core.manager.signinSilent({
       forceIframeAuth: true,
       nonce: randomId(),
       silentRequestTimeoutInSeconds: this.core.config.timeout / 1000,

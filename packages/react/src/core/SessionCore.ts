@@ -125,7 +125,7 @@ export class SessionCore {
   };
 
   /** The `UserManager` this client drives. */
-  get userManager(): UserManager {
+  get manager(): UserManager {
     return this.users().manager;
   }
 
@@ -181,7 +181,7 @@ export class SessionCore {
   }
 
   oidcClient(): OidcClient {
-    return new OidcClient(this.userManager.settings, this.userManager.metadataService);
+    return new OidcClient(this.manager.settings, this.manager.metadataService);
   }
 
   async clearUser(): Promise<void> {
@@ -206,7 +206,7 @@ export class SessionCore {
   }
 
   userKey(): string {
-    const { authority, client_id } = this.userManager.settings;
+    const { authority, client_id } = this.manager.settings;
     return `user:${authority}:${client_id}`;
   }
 

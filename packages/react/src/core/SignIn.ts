@@ -40,8 +40,7 @@ export class SignIn {
     const here = currentPath();
     // The redirect_uri page has nothing to come back to (sign-in started there: "Try again" after a
     // failure that stayed on it): home instead. An app whose redirect_uri is `/` keeps its query.
-    const callback = new URL(this.core.userManager.settings.redirect_uri, this.core.origin())
-      .pathname;
+    const callback = new URL(this.core.manager.settings.redirect_uri, this.core.origin()).pathname;
     const onCallback = callback !== '/' && here.split(/[?#]/)[0] === callback;
     const returnTo = safeReturnTo(
       options.returnTo ?? (onCallback ? '/' : here),
@@ -61,7 +60,7 @@ export class SignIn {
     };
     try {
       // A ready-made UserManager may ask for it; the callback is read from the query only.
-      if (this.core.userManager.settings.response_mode === 'fragment') {
+      if (this.core.manager.settings.response_mode === 'fragment') {
         throw authError(
           'config_invalid',
           process.env.NODE_ENV !== 'production' && [
@@ -77,7 +76,7 @@ export class SignIn {
       if (options.popup === true) {
         // Without this, a popup the user closes leaves sign-in waiting forever.
         const user = await this.exchangeFresh(() =>
-          this.core.userManager.signinPopup({ ...args, popupAbortOnClose: true }),
+          this.core.manager.signinPopup({ ...args, popupAbortOnClose: true }),
         );
         if (user !== undefined) await this.beginSession(user);
       } else {
@@ -104,7 +103,7 @@ export class SignIn {
           redirecting = this.redirecting = own;
           own.watch();
           tabMark(this.core, 'signing-in').write('redirect');
-          this.core.userManager.signinRedirect(args).then(() => resolve(), reject);
+          this.core.manager.signinRedirect(args).then(() => resolve(), reject);
         }).finally(() => {
           if (this.redirecting === redirecting) this.redirecting = undefined;
         });

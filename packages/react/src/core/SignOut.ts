@@ -61,7 +61,7 @@ export class SignOut {
     }
     let endSession: string | undefined;
     try {
-      endSession = await this.core.userManager.metadataService.getEndSessionEndpoint();
+      endSession = await this.core.manager.metadataService.getEndSessionEndpoint();
     } catch (cause) {
       // The provider's session may be alive: say so, rather than sign out here only, unnoticed.
       this.core.set('unauthenticated', null, toAuthError(cause, 'sign-out'), reason);
@@ -98,7 +98,7 @@ export class SignOut {
           this.core.set('unauthenticated', null, null, reason);
         });
       this.watch();
-      await this.core.userManager.signoutRedirect(args);
+      await this.core.manager.signoutRedirect(args);
     } catch (cause) {
       tabMark(this.core, 'signed-out').remove();
       this.core.set('unauthenticated', null, toAuthError(cause, 'sign-out'), reason);

@@ -13,7 +13,7 @@ export class UserChecks {
 
   async checkCallbackIssuer(url: string, params: URLSearchParams, issuer: string): Promise<void> {
     // RFC 9207: the authorization response names its issuer, against mix-up attacks.
-    const metadata = (await this.core.userManager.metadataService.getMetadata()) as Record<
+    const metadata = (await this.core.manager.metadataService.getMetadata()) as Record<
       string,
       unknown
     >;
@@ -109,7 +109,7 @@ export class UserChecks {
    */
   async checkIdTokenOf(idToken: string, fromProvider: boolean) {
     const issuer = fromProvider
-      ? await this.core.userManager.metadataService.getIssuer()
+      ? await this.core.manager.metadataService.getIssuer()
       : this.core.config.oidc.authority;
     const claims = checkIdToken(idToken, {
       issuer,
@@ -122,7 +122,7 @@ export class UserChecks {
       // Fails closed: whatever goes wrong (no JWKS, an unknown key, a bad signature, `alg: none`).
       let jwksUri: string | undefined;
       try {
-        jwksUri = await this.core.userManager.metadataService.getKeysEndpoint(false);
+        jwksUri = await this.core.manager.metadataService.getKeysEndpoint(false);
         await verify(idToken, { jwksUri: jwksUri as string, timeout: this.core.config.timeout });
       } catch (cause) {
         throw idTokenInvalid(

@@ -43,7 +43,7 @@ export function isCallback(core: SessionCore, url: string, leftToSignIn: boolean
   const has = (name: string) => current.searchParams.has(name) || fragment.has(name);
   // The settings oidc-client-ts uses (popup_redirect_uri defaults to redirect_uri there), so a
   // ready-made UserManager's URIs count too.
-  const { redirect_uri, popup_redirect_uri, silent_redirect_uri } = core.userManager.settings;
+  const { redirect_uri, popup_redirect_uri, silent_redirect_uri } = core.manager.settings;
   return (
     [redirect_uri, popup_redirect_uri, silent_redirect_uri].some((uri) => onPage(current, uri)) &&
     (has('state') || leftToSignIn) &&

@@ -7,7 +7,7 @@ import type { SessionCore } from './SessionCore';
  * names the URL tried. Checked at start, before a sign-in, and on the callback.
  */
 export async function assertIssuer(core: SessionCore): Promise<string> {
-  const { metadataService, settings } = core.userManager;
+  const { metadataService, settings } = core.manager;
   let issuer: string;
   try {
     issuer = await metadataService.getIssuer();
