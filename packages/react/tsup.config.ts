@@ -165,6 +165,7 @@ const internalMembers = [
   'selection',
   'selector',
   'configError',
+  'authConfig',
 ];
 
 export default defineConfig((options) => ({

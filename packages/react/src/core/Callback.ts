@@ -32,7 +32,7 @@ export class Callback {
    * first call's promise; another client of the same id (a second provider) follows its result.
    */
   handleCallback(url: string): Promise<void> {
-    const key = `${this.core.config.oidc.client_id}\n${url}`;
+    const key = `${this.core.authConfig.oidc.client_id}\n${url}`;
     const inFlight = callbacksInFlight.get(key);
     if (inFlight === undefined) {
       // Once settled, the address no longer holds the callback, so nothing asks again for it.

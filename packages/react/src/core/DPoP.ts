@@ -49,7 +49,7 @@ export class DPoP {
           () => 'indexeddb' as const,
         ),
         new Promise<'indexeddb'>((resolve) => {
-          timer = setTimeout(resolve, core.config.timeout, 'indexeddb');
+          timer = setTimeout(resolve, core.authConfig.timeout, 'indexeddb');
         }),
       ]).finally(() => clearTimeout(timer));
       probed.set(indexedDB, missing);
@@ -193,7 +193,7 @@ function sessionKeyStore(core: SessionCore): KeyStore {
     getAllKeys: async () => {
       const name = current();
       const present = name !== null && (await store.getAllKeys()).includes(name);
-      return present ? [core.config.oidc.client_id] : [];
+      return present ? [core.authConfig.oidc.client_id] : [];
     },
   };
 }

@@ -257,7 +257,7 @@ export class IdleClock {
   /** After an idle sign-out, shows the signed-out page (`post_logout_redirect_uri`) in this tab. */
   private landSignedOut(): void {
     const { status, signOutReason } = this.core.snapshot;
-    const page = this.core.config.oidc.post_logout_redirect_uri;
+    const page = this.core.authConfig.oidc.post_logout_redirect_uri;
     if (status !== 'unauthenticated' || signOutReason !== 'idle' || page === undefined) return;
     const url = new URL(page);
     this.core.navigate(url.pathname + url.search + url.hash);

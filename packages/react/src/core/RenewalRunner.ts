@@ -91,12 +91,12 @@ export class RenewalRunner {
   async renewThroughOtherTab(before: User, epoch: number): Promise<User | null> {
     if (
       this.core.published.refreshTokenOf(before) !== undefined ||
-      this.core.config.storage !== 'memory'
+      this.core.authConfig.storage !== 'memory'
     )
       return null;
     const shared = await this.core.tabs?.request(
       'renew-request',
-      this.core.config.timeout + 1000,
+      this.core.authConfig.timeout + 1000,
       (session) => session.id === this.core.session,
     );
     if (shared == null || this.core.epoch !== epoch) return null;
@@ -205,7 +205,7 @@ export class RenewalRunner {
     if (shared == null) return null;
     // An answer from a tab as stale as this one would make this tab authorize silently for nothing.
     const offered = User.fromStorageString(shared.user);
-    const keepsRefreshToken = this.core.config.storage !== 'memory';
+    const keepsRefreshToken = this.core.authConfig.storage !== 'memory';
     if (
       keepsRefreshToken &&
       !(await this.core.parts.guard.isCurrent(record, this.core.published.refreshTokenOf(offered)))
@@ -234,7 +234,7 @@ export class RenewalRunner {
           profile: current.profile,
           data: current.state,
         },
-        timeoutInSeconds: this.core.config.timeout / 1000,
+        timeoutInSeconds: this.core.authConfig.timeout / 1000,
       });
     } catch (error) {
       // The token endpoint answered with a refusal that comes before the token is used
@@ -260,7 +260,7 @@ export class RenewalRunner {
     const user = await this.core.manager.signinSilent({
       forceIframeAuth: true,
       nonce: randomId(),
-      silentRequestTimeoutInSeconds: this.core.config.timeout / 1000,
+      silentRequestTimeoutInSeconds: this.core.authConfig.timeout / 1000,
     });
     return this.renewed(user, record.session, epoch);
   }

@@ -40,7 +40,7 @@ export class SessionCore {
   readonly presenter: TokenPresenter;
 
   /** The validated configuration, with defaults. */
-  readonly config: ResolvedAuthConfig;
+  readonly authConfig: ResolvedAuthConfig;
   readonly environment: AuthClientEnvironment;
   readonly authState: StateStore;
   readonly users: Users;
@@ -93,7 +93,7 @@ export class SessionCore {
     authState: StateStore,
     users: Users,
   ) {
-    this.config = config;
+    this.authConfig = config;
     this.environment = environment;
     this.authState = authState;
     this.users = users;
@@ -240,7 +240,7 @@ export class SessionCore {
   storageKey(
     kind: 'session' | 'renew' | 'idle' | 'dpop' | 'expired' | 'signed-out' | 'signing-in',
   ): string {
-    const { authority, client_id } = this.config.oidc;
+    const { authority, client_id } = this.authConfig.oidc;
     return `oidc-kit:${kind}:${authority}:${client_id}`;
   }
 
@@ -292,7 +292,7 @@ export class SessionCore {
       // Stopped and started again (a remount) while a redirect is under way: watch again.
       this.parts.signIn.redirecting?.watch();
       if (this.parts.signOut.signingOut !== undefined) this.parts.signOut.watch?.();
-      const idle = this.config.idle;
+      const idle = this.authConfig.idle;
       // Its own chunk: an app without `idle` never loads it.
       if (idle !== null) {
         void import('./IdleClock').then(({ IdleClock }) => {

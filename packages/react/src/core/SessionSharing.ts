@@ -24,7 +24,7 @@ export class SessionSharing {
     const epoch = this.core.epoch;
     try {
       if (this.core.records().read()?.session !== shared.id) return null;
-      const keepRefreshToken = this.core.config.storage !== 'memory';
+      const keepRefreshToken = this.core.authConfig.storage !== 'memory';
       const idToken = (JSON.parse(shared.user) as { id_token?: unknown }).id_token;
       if (typeof idToken !== 'string') return null;
       const claims = await this.core.parts.checks.checkIdTokenOf(idToken, false);
@@ -35,7 +35,7 @@ export class SessionSharing {
       this.core.parts.checks.checkAccessToken(
         user,
         current,
-        this.core.config.dpop !== false,
+        this.core.authConfig.dpop !== false,
         false,
       );
       const signIns = this.core.signIns;
@@ -64,7 +64,11 @@ export class SessionSharing {
   }
 
   share(user: User): SharedSession {
-    return shareSession(this.core.session as string, user, this.core.config.storage !== 'memory');
+    return shareSession(
+      this.core.session as string,
+      user,
+      this.core.authConfig.storage !== 'memory',
+    );
   }
 
   /** Tells the other tabs of a sign-in or a renewal here, with the session to adopt. */
@@ -103,7 +107,7 @@ export class SessionSharing {
         // A sign-in's message may come before its record, written in another tab's process:
         // the record is waited for, so that the sign-in is not missed.
         if (message.type === 'signed-in') {
-          await this.core.records().until(message.session.id, this.core.config.timeout);
+          await this.core.records().until(message.session.id, this.core.authConfig.timeout);
           if (this.core.stopped) return;
         }
         // A renewal belongs to a session this tab has; a tab without one waits for a sign-in.

@@ -67,7 +67,7 @@ export class SignOut {
       this.core.set('unauthenticated', null, toAuthError(cause, 'sign-out'), reason);
       return;
     }
-    const returnTo = this.core.config.oidc.post_logout_redirect_uri;
+    const returnTo = this.core.authConfig.oidc.post_logout_redirect_uri;
     // A provider without RP-initiated logout: signing out here is all there is.
     if (endSession === undefined) {
       if (process.env.NODE_ENV !== 'production') {
@@ -83,7 +83,7 @@ export class SignOut {
     if (options.logout_hint !== undefined) extraQueryParams.logout_hint = options.logout_hint;
     const args: SignoutRedirectArgs & { client_id: string } = {
       id_token_hint: user?.id_token,
-      client_id: this.core.config.oidc.client_id,
+      client_id: this.core.authConfig.oidc.client_id,
       post_logout_redirect_uri: returnTo,
       // A state only travels with a return address; the provider must send it back unchanged.
       state: {},

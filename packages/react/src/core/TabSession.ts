@@ -16,7 +16,7 @@ export class TabSession {
   constructor(private readonly core: SessionCore) {}
 
   connect(): void {
-    const { authority, client_id } = this.core.config.oidc;
+    const { authority, client_id } = this.core.authConfig.oidc;
     this.core.tabs = new TabSync(
       `oidc-kit:${authority}:${client_id}`,
       (message) => void this.core.parts.sharing.onTabMessage(message),

@@ -34,17 +34,17 @@ export class TokenPresenter {
    */
   dpop(): Promise<DPoP | null> {
     if (this.bound) return this.proofs();
-    if (this.core.config.dpop === false) return Promise.resolve(null);
+    if (this.core.authConfig.dpop === false) return Promise.resolve(null);
     this.dpopDecided ??= import('./DPoP')
       .then(({ DPoP }) => DPoP.missing(this.core))
       .then((missing) => {
         if (missing === null) return this.proofs();
-        if (this.core.config.dpop === true) {
+        if (this.core.authConfig.dpop === true) {
           throw authError(
             'config_invalid',
             process.env.NODE_ENV !== 'production' && [
               missing === 'provider'
-                ? `oidc-kit config: \`dpop\` is true, but ${this.core.config.oidc.authority} does not advertise DPoP (ES256 in dpop_signing_alg_values_supported). Enable it at the provider, or use dpop: 'auto'.`
+                ? `oidc-kit config: \`dpop\` is true, but ${this.core.authConfig.oidc.authority} does not advertise DPoP (ES256 in dpop_signing_alg_values_supported). Enable it at the provider, or use dpop: 'auto'.`
                 : "oidc-kit config: `dpop` is true, but this browser's IndexedDB, where the key is kept, is missing or does not open (a private window?). Use dpop: 'auto' to go on without DPoP there.",
               'Nobody was signed in.',
             ],
@@ -184,7 +184,7 @@ export class TokenPresenter {
 
   /** Deletes the DPoP keys of the sessions `drop` names as over; nothing when DPoP is off. */
   async forgetKeys(drop: (session: string) => boolean): Promise<void> {
-    if (this.core.config.dpop === false && !this.bound) return;
+    if (this.core.authConfig.dpop === false && !this.bound) return;
     // Best effort, and never for longer than a request may take: a key left behind binds tokens
     // no tab holds any more; a sign-out must not wait on a chunk or a stuck IndexedDB.
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -193,7 +193,7 @@ export class TokenPresenter {
         .then(({ DPoP }) => DPoP.forgetKeys(this.core, drop))
         .catch(() => undefined)
         .finally(() => clearTimeout(timer)),
-      new Promise((resolve) => (timer = setTimeout(resolve, this.core.config.timeout))),
+      new Promise((resolve) => (timer = setTimeout(resolve, this.core.authConfig.timeout))),
     ]);
   }
 }

@@ -87,7 +87,7 @@ export class UserChecks {
     // oidc-client-ts gives a missing type as ''.
     const type = (user.token_type || 'bearer').toLowerCase();
     const downgrade =
-      proven && (this.core.config.dpop === true || /^dpop$/i.test(previous?.token_type ?? ''));
+      proven && (this.core.authConfig.dpop === true || /^dpop$/i.test(previous?.token_type ?? ''));
     if (user.access_token && (type === 'dpop' ? proving : type === 'bearer' && !downgrade)) {
       return;
     }
@@ -110,20 +110,23 @@ export class UserChecks {
   async checkIdTokenOf(idToken: string, fromProvider: boolean) {
     const issuer = fromProvider
       ? await this.core.manager.metadataService.getIssuer()
-      : this.core.config.oidc.authority;
+      : this.core.authConfig.oidc.authority;
     const claims = checkIdToken(idToken, {
       issuer,
-      clientId: this.core.config.oidc.client_id,
-      clockLeeway: this.core.config.clockLeeway,
+      clientId: this.core.authConfig.oidc.client_id,
+      clockLeeway: this.core.authConfig.clockLeeway,
       times: fromProvider,
     });
-    const verify = this.core.config.verifySignature;
+    const verify = this.core.authConfig.verifySignature;
     if (verify !== false) {
       // Fails closed: whatever goes wrong (no JWKS, an unknown key, a bad signature, `alg: none`).
       let jwksUri: string | undefined;
       try {
         jwksUri = await this.core.manager.metadataService.getKeysEndpoint(false);
-        await verify(idToken, { jwksUri: jwksUri as string, timeout: this.core.config.timeout });
+        await verify(idToken, {
+          jwksUri: jwksUri as string,
+          timeout: this.core.authConfig.timeout,
+        });
       } catch (cause) {
         throw idTokenInvalid(
           'signature',

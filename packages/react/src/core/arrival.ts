@@ -57,7 +57,7 @@ export function isCallback(core: SessionCore, url: string, leftToSignIn: boolean
  */
 function isSignOutReturn(core: SessionCore, url: string, leftToSignOut: boolean): boolean {
   const current = new URL(url);
-  if (!onPage(current, core.config.oidc.post_logout_redirect_uri)) return false;
+  if (!onPage(current, core.authConfig.oidc.post_logout_redirect_uri)) return false;
   return current.searchParams.has('state') || leftToSignOut;
 }
 

@@ -14,11 +14,11 @@ export async function assertIssuer(core: SessionCore): Promise<string> {
   } catch (cause) {
     throw discoveryError(cause, settings.metadataUrl) ?? cause;
   }
-  if (issuer !== core.config.oidc.authority) {
+  if (issuer !== core.authConfig.oidc.authority) {
     throw authError(
       'config_invalid',
       process.env.NODE_ENV !== 'production' && [
-        `oidc-kit config: \`authority\` must be exactly the issuer the provider announces: ${JSON.stringify(issuer)} (got ${JSON.stringify(core.config.oidc.authority)}).`,
+        `oidc-kit config: \`authority\` must be exactly the issuer the provider announces: ${JSON.stringify(issuer)} (got ${JSON.stringify(core.authConfig.oidc.authority)}).`,
         'Nothing was sent to the identity provider.',
       ],
       { field: 'authority' },
