@@ -62,7 +62,9 @@ export function createHarness(providerOptions: FakeProviderOptions = {}) {
           return provider.authorize(url);
         },
         navigate: (path) => navigations.push(path),
-        tabSessionWait: 50,
+        // How long a new tab waits for another tab's session: an answer ends the wait at once, so
+        // only a tab that gets none pays it; on a loaded 2-core machine an answer can take seconds.
+        tabSessionWait: 5000,
         ...options.environment,
       },
     );
