@@ -550,24 +550,36 @@ describe('4. late answers change nothing', () => {
     // Record a real tab's answer to a session request, then close that tab.
     const messages = harness.recordMessages();
     const asking = await openTab();
-    const answer = messages.find(
-      (message) => (message as { type?: string }).type === 'session',
-    ) as Record<string, unknown>;
-    expect(answer).toBeDefined();
+    // The recorder has its own end of the channel: the answer reaches it in its own time.
+    const answer = await vi.waitFor(
+      () => {
+        const found = messages.find((message) => (message as { type?: string }).type === 'session');
+        expect(found).toBeDefined();
+        return found as Record<string, unknown>;
+      },
+      { timeout: 5000 },
+    );
     first.dispose();
     asking.dispose();
     // A tab that answers session requests late, with that session.
     const slow = harness.rawChannel();
+    let answered = false;
     slow.addEventListener('message', (event: MessageEvent) => {
       const data = event.data as { type?: string; from?: string };
       if (data.type !== 'session-request') return;
-      setTimeout(() => slow.postMessage({ ...answer, to: data.from }), 80);
+      setTimeout(() => {
+        slow.postMessage({ ...answer, to: data.from });
+        answered = true;
+      }, 80);
     });
-    const tab = harness.createClient({ environment: { tabSessionWait: 500 } });
+    // The harness's wait for a tab (seconds) outlasts the slow answer even on a loaded machine: the
+    // answer reaches a request still open, after the sign-out.
+    const tab = harness.createClient();
     const starting = tab.start();
     await new Promise((resolve) => setTimeout(resolve, 10));
     await tab.signOut({ redirect: false });
     await starting;
+    expect(answered).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(tab.getSnapshot().status).toBe('unauthenticated');
   });
@@ -782,17 +794,28 @@ describe('a signed-out session stays signed out in every tab, whenever that tab 
     harness = createHarness();
     const { client } = await signedInTab();
     let asleep = false;
+    const unheard: unknown[] = [];
     const sleeper = harness.createClient({
       storage: newStorage(),
-      environment: { createChannel: harness.deafenableChannel(() => asleep) },
+      environment: {
+        createChannel: harness.deafenableChannel((message) => {
+          if (asleep) unheard.push(message);
+          return asleep;
+        }),
+      },
     });
     await sleeper.start();
+    expect(sleeper.getSnapshot().status).toBe('authenticated');
     asleep = true;
     harness.provider.revokeAllGrants();
     later();
     await client.renew().catch(() => undefined);
     expect(client.getSnapshot().signOutReason).toBe('expired');
-    await new Promise((resolve) => setTimeout(resolve, 50)); // the message goes by unheard
+    // The sign-out message goes by unheard: it has reached the sleeper's channel before it wakes.
+    await vi.waitFor(
+      () => expect(unheard).toContainEqual(expect.objectContaining({ type: 'signed-out' })),
+      { timeout: 5000 },
+    );
     asleep = false;
     document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
     await vi.waitFor(() => expect(sleeper.getSnapshot().status).toBe('unauthenticated'));

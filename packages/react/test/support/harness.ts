@@ -119,9 +119,10 @@ export function createHarness(providerOptions: FakeProviderOptions = {}) {
 
   /**
    * A channel for `createChannel` that can be made deaf: while `deaf()` is true, the tab hears
-   * nothing (a frozen tab, or one whose messages are still queued).
+   * nothing (a frozen tab, or one whose messages are still queued). `deaf` gets each message, so a
+   * test can wait until the one it means has gone by unheard.
    */
-  function deafenableChannel(deaf: () => boolean) {
+  function deafenableChannel(deaf: (message: unknown) => boolean) {
     return (name: string): ChannelLike => {
       const channel = new BroadcastChannel(`${channelName}:${name}`);
       channels.push(channel as unknown as ChannelLike);
@@ -129,7 +130,7 @@ export function createHarness(providerOptions: FakeProviderOptions = {}) {
         postMessage: (message) => channel.postMessage(message),
         addEventListener: (_type, listener) =>
           channel.addEventListener('message', (event) => {
-            if (!deaf()) listener(event);
+            if (!deaf(event.data)) listener(event);
           }),
         close: () => channel.close(),
       };
