@@ -67,6 +67,16 @@ async function openTab(storage: Storage = newStorage(), config = {}): Promise<Au
   return client;
 }
 
+/**
+ * Waits until a message of `type` has reached a deaf tab's channel unheard: only then does "it
+ * missed the message" hold (on a loaded machine a message can take far longer than a fixed sleep).
+ */
+async function goneByUnheard(unheard: unknown[], type: string): Promise<void> {
+  await vi.waitFor(() => expect(unheard).toContainEqual(expect.objectContaining({ type })), {
+    timeout: 5000,
+  });
+}
+
 describe('1. a refresh token is presented at most once, by any tab, ever', () => {
   test('a lost refresh response is not followed by the same token: a silent authorize recovers', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
@@ -812,10 +822,7 @@ describe('a signed-out session stays signed out in every tab, whenever that tab 
     await client.renew().catch(() => undefined);
     expect(client.getSnapshot().signOutReason).toBe('expired');
     // The sign-out message goes by unheard: it has reached the sleeper's channel before it wakes.
-    await vi.waitFor(
-      () => expect(unheard).toContainEqual(expect.objectContaining({ type: 'signed-out' })),
-      { timeout: 5000 },
-    );
+    await goneByUnheard(unheard, 'signed-out');
     asleep = false;
     document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
     await vi.waitFor(() => expect(sleeper.getSnapshot().status).toBe('unauthenticated'));
@@ -829,15 +836,21 @@ describe('a signed-out session stays signed out in every tab, whenever that tab 
     const restoredStorage = newStorage();
     // Frozen in the cache: it hears nothing while the other tab signs out.
     let frozen = false;
+    const unheard: unknown[] = [];
     const restored = harness.createClient({
       storage: restoredStorage,
-      environment: { createChannel: harness.deafenableChannel(() => frozen) },
+      environment: {
+        createChannel: harness.deafenableChannel((message) => {
+          if (frozen) unheard.push(message);
+          return frozen;
+        }),
+      },
     });
     await restored.start();
     expect(restored.getSnapshot().status).toBe('authenticated');
     frozen = true;
     await first.signOut({ redirect: false });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await goneByUnheard(unheard, 'signed-out');
     expect(restored.getSnapshot().status).toBe('authenticated');
     frozen = false;
     window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
@@ -850,16 +863,22 @@ describe('a signed-out page restored from the back-forward cache', () => {
   test('takes the session signed in elsewhere while it was away', async () => {
     harness = createHarness();
     let frozen = false;
+    const unheard: unknown[] = [];
     const restored = harness.createClient({
       storage: newStorage(),
-      environment: { createChannel: harness.deafenableChannel(() => frozen) },
+      environment: {
+        createChannel: harness.deafenableChannel((message) => {
+          if (frozen) unheard.push(message);
+          return frozen;
+        }),
+      },
     });
     await restored.start();
     expect(restored.getSnapshot().status).toBe('unauthenticated');
     // Frozen in the cache: it hears nothing while another tab signs in.
     frozen = true;
     const { client } = await harness.signIn(harness.createClient());
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await goneByUnheard(unheard, 'signed-in');
     expect(restored.getSnapshot().status).toBe('unauthenticated');
     frozen = false;
     window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
@@ -879,18 +898,27 @@ describe('a signed-out page restored from the back-forward cache', () => {
     callback.searchParams.set('error', 'access_denied');
     history.replaceState(null, '', callback.toString());
     let frozen = false;
+    const unheard: unknown[] = [];
     const restored = harness.createClient({
       storage: newStorage(),
-      environment: { createChannel: harness.deafenableChannel(() => frozen) },
+      environment: {
+        createChannel: harness.deafenableChannel((message) => {
+          if (frozen) unheard.push(message);
+          return frozen;
+        }),
+        // With no tab to hand the session over, the test waits its wait out: the library's 150 ms.
+        ...(handed ? {} : { tabSessionWait: 150 }),
+      },
     });
     await restored.start();
     expect(restored.getSnapshot().status).toBe('error');
     frozen = true;
     const { client } = await harness.signIn(harness.createClient());
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await goneByUnheard(unheard, 'signed-in');
     expect(restored.getSnapshot().status).toBe('error');
     frozen = false;
     if (!handed) client.stop();
+    const messages = harness.recordMessages();
     window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
     if (handed) {
       await vi.waitFor(() => expect(restored.getSnapshot().status).toBe('authenticated'));
@@ -899,7 +927,12 @@ describe('a signed-out page restored from the back-forward cache', () => {
       );
       expect(restored.getSnapshot().error).toBeNull();
     } else {
-      await new Promise((resolve) => setTimeout(resolve, 400)); // past the 150 ms wait for a tab
+      // The restored tab asked, and its 150 ms wait for an answer has run out.
+      await vi.waitFor(
+        () => expect(messages).toContainEqual(expect.objectContaining({ type: 'session-request' })),
+        { timeout: 5000 },
+      );
+      await new Promise((resolve) => setTimeout(resolve, 400));
       expect(restored.getSnapshot().status).toBe('error');
       expect(restored.getSnapshot().error?.providerError).toBe('access_denied');
     }
