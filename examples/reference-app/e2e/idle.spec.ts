@@ -39,6 +39,29 @@ async function dialogsInTree(page: Page) {
     }));
 }
 
+/**
+ * Opens a modal <dialog> of the app's own (a form, a message): the browser's top layer, as the
+ * warning. Its text is `text`, with one button, `button`, which takes focus.
+ */
+async function openAppDialog(page: Page, label: string, text: string, button: string) {
+  await page.evaluate(
+    ({ label, text, button }) => {
+      const own = document.createElement('dialog');
+      own.setAttribute('aria-label', label);
+      const paragraph = document.createElement('p');
+      paragraph.textContent = text;
+      const action = document.createElement('button');
+      action.type = 'button';
+      action.textContent = button;
+      own.append(paragraph, action);
+      document.body.append(own);
+      own.showModal();
+    },
+    { label, text, button },
+  );
+  return page.getByRole('dialog', { name: label });
+}
+
 test("the console watch hears the idle build's pages, so the checks below can fail", async ({
   page,
 }) => {
@@ -160,14 +183,7 @@ test("over the app's own modal <dialog>, the warning can be answered: focus is i
   const watched = watchConsole(page);
   await signInFromHeader(page, 'alice', 'Alice Liddell');
   // The app opens a modal dialog of its own (a form, a confirmation): the browser's top layer.
-  await page.evaluate(() => {
-    const own = document.createElement('dialog');
-    own.setAttribute('aria-label', 'Edit the order');
-    own.innerHTML = '<p>Editing the order</p><button type="button">Save the order</button>';
-    document.body.append(own);
-    own.showModal();
-  });
-  const own = page.getByRole('dialog', { name: 'Edit the order' });
+  const own = await openAppDialog(page, 'Edit the order', 'Editing the order', 'Save the order');
   await expect(own.getByRole('button', { name: 'Save the order' })).toBeFocused();
 
   await expect(warning(page)).toBeVisible({ timeout: 10_000 });
@@ -218,14 +234,7 @@ test("an app's modal <dialog> opened while the warning shows does not cover it: 
   await expect(warning(page)).toBeVisible({ timeout: 10_000 });
   const shown = Date.now();
   // Then the app opens a modal dialog of its own (a message arrived, a timer of its own fired).
-  await page.evaluate(() => {
-    const own = document.createElement('dialog');
-    own.setAttribute('aria-label', 'New message');
-    own.innerHTML = '<p>Bob wrote to you.</p><button type="button">Reply</button>';
-    document.body.append(own);
-    own.showModal();
-  });
-  const own = page.getByRole('dialog', { name: 'New message' });
+  const own = await openAppDialog(page, 'New message', 'Bob wrote to you.', 'Reply');
   await expect(own).toBeVisible();
   const stay = warning(page).getByRole('button', { name: 'Stay signed in' });
   await expect(
