@@ -1113,8 +1113,10 @@ describe('under pressure: faults that must not undo the protocol', () => {
     const { popup } = stubPopup();
     const stepUp = client.signIn({ popup: true, prompt: 'login' });
     await vi.waitFor(() => expect(client.getSnapshot().status).toBe('signing-in'));
+    expect(storedUsers(storage)).toHaveLength(1);
     await other.signOut({ redirect: false });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The sign-out has reached this tab: it dropped the session it kept for the step-up.
+    await vi.waitFor(() => expect(storedUsers(storage)).toEqual([]), { timeout: 5000 });
     popup.closed = true;
     await stepUp;
     expect(client.getSnapshot().status).toBe('unauthenticated');
