@@ -16,6 +16,7 @@ import { passTokenFloor } from '../../test/support/passTokenFloor';
 import { deferred } from '../../test/support/deferred';
 import type { Deferred } from '../../test/support/deferred';
 import { AuthClient } from './AuthClient';
+import { decodeIdToken } from './idToken';
 import type { ChannelLike } from './tabSync';
 
 let harness: Harness;
@@ -414,6 +415,28 @@ describe('a renewal and a popup sign-in at once', () => {
     const reloaded = harness.createClient({ storage });
     await reloaded.start();
     expect(reloaded.getSnapshot().user?.access_token).toBe(signedIn?.access_token);
+  });
+
+  // The sign-in's ID token carries the nonce of its own request, not the renewed session's: only a
+  // refreshed ID token must repeat the nonce of the session's sign-in.
+  test('a popup sign-in that ends while a renewal is under way is not refused for its own nonce', async () => {
+    const { client, renewing } = await renewalUnderWay(300);
+    const errors: string[] = [];
+    client.subscribe(() => {
+      const { error } = client.getSnapshot();
+      if (error !== null) errors.push(`${error.code} ${error.check ?? ''}`);
+    });
+    const { authorizeUrl } = stubPopup();
+    const stepUp = client.signIn({ popup: true, prompt: 'login' });
+    const url = await authorizeUrl();
+    const { deliver } = landInPopup(harness.provider.authorize(url));
+    await harness.createClient({ storage: newStorage() }).start();
+    deliver();
+    await Promise.all([stepUp, renewing]);
+    expect(errors).toEqual([]);
+    const idToken = client.getSnapshot().user?.id_token as string;
+    expect(decodeIdToken(idToken).nonce).toBe(new URL(url).searchParams.get('nonce'));
+    expect(client.getSnapshot().status).toBe('authenticated');
   });
 });
 

@@ -56,8 +56,10 @@ export class UserChecks {
       );
     }
     // OpenID Connect Core 12.2 (errata): a refreshed ID token may leave the `nonce` out; one it
-    // carries is that of the session's sign-in, or the token was not issued for this session.
-    const first = this.core.refreshing?.id_token;
+    // carries is that of the session's sign-in, or the token was not issued for this session. Not
+    // while a sign-in may store its user (a popup that ends during a refresh): its ID token carries
+    // the nonce of its own request.
+    const first = this.core.freshSignIn ? undefined : this.core.refreshing?.id_token;
     const nonce = first === undefined ? undefined : decodeIdToken(first).nonce;
     if (claims.nonce !== undefined && nonce !== undefined && claims.nonce !== nonce) {
       throw idTokenInvalid(
