@@ -198,6 +198,41 @@ describe('IdleWarning', () => {
     }
   });
 
+  test('a browser with showModal but without the :modal selector (Chrome before 105, Safari 15.4) raises no error when the app opens something', async () => {
+    HTMLDialogElement.prototype.showModal = function (this: HTMLDialogElement) {
+      this.setAttribute('open', '');
+    };
+    const original = Element.prototype.matches;
+    const matches = vi.spyOn(Element.prototype, 'matches').mockImplementation(function (
+      this: Element,
+      selector: string,
+    ) {
+      if (selector.includes(':modal'))
+        throw new DOMException(`'${selector}' is not a valid selector`, 'SyntaxError');
+      return original.call(this, selector);
+    });
+    const errors: unknown[] = [];
+    const onError = (event: ErrorEvent) => {
+      errors.push(String(event.error));
+      event.preventDefault();
+    };
+    window.addEventListener('error', onError);
+    try {
+      warnedWhileOnSave();
+      const details = document.createElement('details');
+      document.body.append(details);
+      details.setAttribute('open', '');
+      await act(() => new Promise((resolve) => setTimeout(resolve)));
+      expect(errors).toEqual([]);
+      expect(screen.getByRole('alertdialog')).toBeDefined();
+      details.remove();
+    } finally {
+      window.removeEventListener('error', onError);
+      matches.mockRestore();
+      delete (HTMLDialogElement.prototype as Partial<HTMLDialogElement>).showModal;
+    }
+  });
+
   test('a close request other than Escape (a cancel event) stays, without closing the <dialog> itself', () => {
     const { auth, save } = warnedWhileOnSave();
     const layer = screen.getByRole('alertdialog').closest('dialog');

@@ -135,7 +135,9 @@ function IdleDialog({
       top.showModal();
       stayButton.current?.focus();
     });
-    if (top?.showModal) watch.observe(document, { attributeFilter: ['open'], subtree: true });
+    if (top?.showModal && knowsModal(top)) {
+      watch.observe(document, { attributeFilter: ['open'], subtree: true });
+    }
     return () => {
       watch.disconnect();
       // The latest of them that can still take focus (the app may have closed its dialog since).
@@ -229,6 +231,20 @@ function IdleDialog({
       </dialog>
     </div>
   );
+}
+
+/**
+ * Whether the browser knows the `:modal` selector: some have showModal without it (Chrome before
+ * 105, Firefox before 103, Safari before 15.6), where `matches(':modal')` throws. There the
+ * warning is not raised again, as it is not where there is no showModal.
+ */
+function knowsModal(element: Element): boolean {
+  try {
+    element.matches(':modal');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const visuallyHidden: CSSProperties = {
