@@ -65,6 +65,31 @@ describe('IdleWarning', () => {
     expect(document.activeElement).toBe(save);
   });
 
+  test('with showModal, focus returns where it was although StrictMode ran the effect twice while the page was inert', () => {
+    // A modal <dialog> makes the page behind it inert: nothing there can take focus while it shows.
+    HTMLDialogElement.prototype.showModal = function (this: HTMLDialogElement) {
+      this.setAttribute('open', '');
+    };
+    const focus = HTMLElement.prototype.focus;
+    const inertFocus = vi.spyOn(HTMLElement.prototype, 'focus').mockImplementation(function (
+      this: HTMLElement,
+      options?: FocusOptions,
+    ) {
+      const modal = document.querySelector('dialog[open]');
+      if (modal === null || modal.contains(this)) focus.call(this, options);
+    });
+    try {
+      const { auth, save } = warnedWhileOnSave();
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Stay signed in' }));
+      act(() => auth.setIdleWarning(null));
+      expect(screen.queryByRole('alertdialog')).toBeNull();
+      expect(document.activeElement).toBe(save);
+    } finally {
+      inertFocus.mockRestore();
+      delete (HTMLDialogElement.prototype as Partial<HTMLDialogElement>).showModal;
+    }
+  });
+
   test('a link in its text is shown once, and Tab reaches it inside the dialog', async () => {
     const auth = createMockAuthClient({ user: createTestUser() });
     render(

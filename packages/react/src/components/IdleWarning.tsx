@@ -104,6 +104,7 @@ function IdleDialog({
   const textId = useId();
   const dialog = useRef<HTMLDialogElement>(null);
   const stayButton = useRef<HTMLButtonElement>(null);
+  const focusedBefore = useRef<(HTMLElement | null)[] | null>(null);
 
   useEffect(() => {
     // Modal in the top layer, so that it is above (and makes inert) whatever the app has open,
@@ -111,7 +112,9 @@ function IdleDialog({
     // Once: StrictMode's second run finds it open already. Focus into the dialog, and back where
     // it was when it closes, without scrolling the page back to that element (the user may have
     // scrolled on, reading, since it took focus).
-    const returnTo = [document.activeElement as HTMLElement | null];
+    // StrictMode's second run keeps what the first saw: by then focus is in the warning, and the
+    // page behind a modal dialog is inert, so the first cleanup could not give focus back.
+    const returnTo = (focusedBefore.current ??= [document.activeElement as HTMLElement | null]);
     const top = dialog.current;
     if (top && !top.open) {
       if (top.showModal) top.showModal();
