@@ -107,15 +107,15 @@ function IdleDialog({
   const focusedBefore = useRef<(HTMLElement | null)[] | null>(null);
 
   useEffect(() => {
-    // Modal in the top layer, so that it is above (and makes inert) whatever the app has open,
-    // its own modal <dialog> included; without showModal (old browsers, jsdom), open in place.
-    // Once: StrictMode's second run finds it open already. Focus into the dialog, and back where
-    // it was when it closes, without scrolling the page back to that element (the user may have
-    // scrolled on, reading, since it took focus).
-    // StrictMode's second run keeps what the first saw: by then focus is in the warning, and the
-    // page behind a modal dialog is inert, so the first cleanup could not give focus back.
+    // Focus into the dialog, and back where it was when it closes, without scrolling the page back
+    // to that element (the user may have scrolled on, reading, since it took focus). StrictMode's
+    // second run keeps what the first saw: by then focus is in the warning, and the page behind a
+    // modal dialog is inert, so the first cleanup could not give focus back.
     const returnTo = (focusedBefore.current ??= [document.activeElement as HTMLElement | null]);
     const top = dialog.current;
+    // Modal in the top layer, so that it is above (and makes inert) whatever the app has open,
+    // its own modal <dialog> included; without showModal (old browsers, jsdom), open in place.
+    // Once: StrictMode's second run finds it open already.
     if (top && !top.open) {
       if (top.showModal) top.showModal();
       else top.setAttribute('open', '');
