@@ -68,13 +68,36 @@ async function openTab(storage: Storage = newStorage(), config = {}): Promise<Au
 }
 
 /**
- * Waits until a message of `type` has reached a deaf tab's channel unheard: only then does "it
+ * A tab's channel that can be frozen (a tab asleep, or in the back-forward cache): while `frozen`,
+ * the tab hears nothing, and what went by is kept in `unheard`.
+ */
+interface FreezableChannel {
+  frozen: boolean;
+  unheard: unknown[];
+  create: ReturnType<Harness['deafenableChannel']>;
+}
+
+function freezableChannel(): FreezableChannel {
+  const channel: FreezableChannel = {
+    frozen: false,
+    unheard: [],
+    create: harness.deafenableChannel((message) => {
+      if (channel.frozen) channel.unheard.push(message);
+      return channel.frozen;
+    }),
+  };
+  return channel;
+}
+
+/**
+ * Waits until a message of `type` has reached a frozen tab's channel unheard: only then does "it
  * missed the message" hold (on a loaded machine a message can take far longer than a fixed sleep).
  */
-async function goneByUnheard(unheard: unknown[], type: string): Promise<void> {
-  await vi.waitFor(() => expect(unheard).toContainEqual(expect.objectContaining({ type })), {
-    timeout: 5000,
-  });
+async function goneByUnheard(channel: FreezableChannel, type: string): Promise<void> {
+  await vi.waitFor(
+    () => expect(channel.unheard).toContainEqual(expect.objectContaining({ type })),
+    { timeout: 5000 },
+  );
 }
 
 describe('1. a refresh token is presented at most once, by any tab, ever', () => {
@@ -803,27 +826,21 @@ describe('a signed-out session stays signed out in every tab, whenever that tab 
     vi.useFakeTimers({ toFake: ['Date'] });
     harness = createHarness();
     const { client } = await signedInTab();
-    let asleep = false;
-    const unheard: unknown[] = [];
+    const channel = freezableChannel();
     const sleeper = harness.createClient({
       storage: newStorage(),
-      environment: {
-        createChannel: harness.deafenableChannel((message) => {
-          if (asleep) unheard.push(message);
-          return asleep;
-        }),
-      },
+      environment: { createChannel: channel.create },
     });
     await sleeper.start();
     expect(sleeper.getSnapshot().status).toBe('authenticated');
-    asleep = true;
+    channel.frozen = true;
     harness.provider.revokeAllGrants();
     later();
     await client.renew().catch(() => undefined);
     expect(client.getSnapshot().signOutReason).toBe('expired');
     // The sign-out message goes by unheard: it has reached the sleeper's channel before it wakes.
-    await goneByUnheard(unheard, 'signed-out');
-    asleep = false;
+    await goneByUnheard(channel, 'signed-out');
+    channel.frozen = false;
     document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
     await vi.waitFor(() => expect(sleeper.getSnapshot().status).toBe('unauthenticated'));
     expect(sleeper.getSnapshot().signOutReason).toBe('expired');
@@ -835,24 +852,18 @@ describe('a signed-out session stays signed out in every tab, whenever that tab 
     const { client: first } = await signedInTab();
     const restoredStorage = newStorage();
     // Frozen in the cache: it hears nothing while the other tab signs out.
-    let frozen = false;
-    const unheard: unknown[] = [];
+    const channel = freezableChannel();
     const restored = harness.createClient({
       storage: restoredStorage,
-      environment: {
-        createChannel: harness.deafenableChannel((message) => {
-          if (frozen) unheard.push(message);
-          return frozen;
-        }),
-      },
+      environment: { createChannel: channel.create },
     });
     await restored.start();
     expect(restored.getSnapshot().status).toBe('authenticated');
-    frozen = true;
+    channel.frozen = true;
     await first.signOut({ redirect: false });
-    await goneByUnheard(unheard, 'signed-out');
+    await goneByUnheard(channel, 'signed-out');
     expect(restored.getSnapshot().status).toBe('authenticated');
-    frozen = false;
+    channel.frozen = false;
     window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
     await vi.waitFor(() => expect(restored.getSnapshot().status).toBe('unauthenticated'));
     expect(storedUsers(restoredStorage)).toEqual([]);
@@ -862,25 +873,19 @@ describe('a signed-out session stays signed out in every tab, whenever that tab 
 describe('a signed-out page restored from the back-forward cache', () => {
   test('takes the session signed in elsewhere while it was away', async () => {
     harness = createHarness();
-    let frozen = false;
-    const unheard: unknown[] = [];
+    const channel = freezableChannel();
     const restored = harness.createClient({
       storage: newStorage(),
-      environment: {
-        createChannel: harness.deafenableChannel((message) => {
-          if (frozen) unheard.push(message);
-          return frozen;
-        }),
-      },
+      environment: { createChannel: channel.create },
     });
     await restored.start();
     expect(restored.getSnapshot().status).toBe('unauthenticated');
     // Frozen in the cache: it hears nothing while another tab signs in.
-    frozen = true;
+    channel.frozen = true;
     const { client } = await harness.signIn(harness.createClient());
-    await goneByUnheard(unheard, 'signed-in');
+    await goneByUnheard(channel, 'signed-in');
     expect(restored.getSnapshot().status).toBe('unauthenticated');
-    frozen = false;
+    channel.frozen = false;
     window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
     await vi.waitFor(() => expect(restored.getSnapshot().status).toBe('authenticated'));
     expect(restored.getSnapshot().user?.access_token).toBe(client.getSnapshot().user?.access_token);
@@ -897,26 +902,22 @@ describe('a signed-out page restored from the back-forward cache', () => {
     callback.searchParams.delete('code');
     callback.searchParams.set('error', 'access_denied');
     history.replaceState(null, '', callback.toString());
-    let frozen = false;
-    const unheard: unknown[] = [];
+    const channel = freezableChannel();
     const restored = harness.createClient({
       storage: newStorage(),
       environment: {
-        createChannel: harness.deafenableChannel((message) => {
-          if (frozen) unheard.push(message);
-          return frozen;
-        }),
+        createChannel: channel.create,
         // With no tab to hand the session over, the test waits its wait out: the library's 150 ms.
         ...(handed ? {} : { tabSessionWait: 150 }),
       },
     });
     await restored.start();
     expect(restored.getSnapshot().status).toBe('error');
-    frozen = true;
+    channel.frozen = true;
     const { client } = await harness.signIn(harness.createClient());
-    await goneByUnheard(unheard, 'signed-in');
+    await goneByUnheard(channel, 'signed-in');
     expect(restored.getSnapshot().status).toBe('error');
-    frozen = false;
+    channel.frozen = false;
     if (!handed) client.stop();
     const messages = harness.recordMessages();
     window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
