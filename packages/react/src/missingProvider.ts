@@ -4,5 +4,5 @@
  * react-router entry bundles it (a few lines, not worth an export).
  */
 export function missingProvider(name: string): string {
-  return `${name}() must be used inside <AuthProvider>. Wrap your app in <AuthProvider config={...}> (or <MockAuthProvider> from '@oidc-kit/react/testing' in tests and stories).`;
+  return `${name}() must be used inside <AuthProvider>. Wrap your app in <AuthProvider config={...}>, or <AuthProvider client={...}> with the AuthClient your router's loaders use (in tests and stories: <MockAuthProvider> from '@oidc-kit/react/testing').`;
 }

@@ -120,7 +120,7 @@ export function validateConfig(
         // http: and https: URLs always have a host; `localhost:4000` parses as a URL whose
         // scheme is `localhost:`, with none.
         (authority.hostname
-          ? `must use https: (got ${showValue(input.authority)}). Plain http: is allowed only for localhost and 127.0.0.1 during development.`
+          ? `must use https: (got ${showValue(input.authority)}). Plain http: is allowed only for a provider on this machine (localhost and 127.0.0.1, or [::1]).`
           : `has no http:// or https:// (got ${showValue(input.authority)}). Write the issuer URL in full, e.g. "https://login.example.com" (or "http://localhost:4000" for a local provider).`),
     );
   }

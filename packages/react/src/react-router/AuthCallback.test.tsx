@@ -28,6 +28,17 @@ describe('AuthCallback', () => {
     ).toThrow(/^AuthCallback\(\) must be used inside <AuthProvider>\. Wrap your app in/);
   });
 
+  test('outside AuthProvider, the fix it names fits a router whose loaders hold the client', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect(() =>
+      render(
+        <MemoryRouter>
+          <AuthCallback />
+        </MemoryRouter>,
+      ),
+    ).toThrow(/<AuthProvider client=\{\.\.\.\}> with the AuthClient your router's loaders use/);
+  });
+
   test('shows progress while the callback is processed', () => {
     render(
       <MockAuthProvider state="signing-in">
