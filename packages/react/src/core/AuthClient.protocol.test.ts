@@ -450,7 +450,7 @@ describe('3. every user that reaches the store passes the ID-token checks, from 
       rewrite(user);
       forged.session.user = JSON.stringify(user);
       channel.postMessage(forged);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await harness.caughtUp(other);
     }
     return { other, forge };
   }

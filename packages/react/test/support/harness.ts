@@ -3,6 +3,7 @@ import { expect, vi } from 'vitest';
 import { AuthClient } from '../../src/core/AuthClient';
 import type { AuthClientEnvironment } from '../../src/core/AuthClient';
 import type { AuthOptions } from '../../src/core/configTypes';
+import { SessionSharing } from '../../src/core/SessionSharing';
 import type { ChannelLike } from '../../src/core/tabSync';
 import { FakeProvider } from './FakeProvider';
 import type { FakeProviderOptions, FakeUser } from './FakeProvider';
@@ -24,6 +25,12 @@ export function createHarness(providerOptions: FakeProviderOptions = {}) {
   const channelName = `test-${process.pid}-${(harnesses += 1)}-${Math.random()}`;
   const clients: AuthClient[] = [];
   const channels: ChannelLike[] = [];
+  /** What each tab took from its channel, in order (see `caughtUp`). */
+  const heardBy = new WeakMap<AuthClient, unknown[]>();
+  // Every tab's handling of a message, as a promise: `caughtUp` waits for them to settle.
+  const handling = vi.isMockFunction(SessionSharing.prototype.onTabMessage)
+    ? vi.mocked(SessionSharing.prototype.onTabMessage)
+    : vi.spyOn(SessionSharing.prototype, 'onTabMessage');
   vi.stubGlobal('fetch', provider.fetch);
   sessionStorage.clear();
   localStorage.clear();
@@ -36,6 +43,14 @@ export function createHarness(providerOptions: FakeProviderOptions = {}) {
       environment?: AuthClientEnvironment;
     } = {},
   ): AuthClient {
+    const { createChannel, heard } = hearing(
+      options.environment?.createChannel ??
+        ((name) => {
+          const channel = new BroadcastChannel(`${channelName}:${name}`) as unknown as ChannelLike;
+          channels.push(channel);
+          return channel;
+        }),
+    );
     const client = new AuthClient(
       {
         authority: provider.issuer,
@@ -49,11 +64,6 @@ export function createHarness(providerOptions: FakeProviderOptions = {}) {
         storage: options.storage ?? (new InMemoryWebStorage() as unknown as Storage),
         sharedStorage: shared,
         locks: null,
-        createChannel: (name) => {
-          const channel = new BroadcastChannel(`${channelName}:${name}`) as unknown as ChannelLike;
-          channels.push(channel);
-          return channel;
-        },
         redirect: (url) => redirects.push(url),
         // A hidden frame at the provider: `prompt=none` answers at once, from the provider session.
         silentFrame: async (url) => {
@@ -66,10 +76,55 @@ export function createHarness(providerOptions: FakeProviderOptions = {}) {
         // only a tab that gets none pays it; on a loaded 2-core machine an answer can take seconds.
         tabSessionWait: 5000,
         ...options.environment,
+        createChannel,
       },
     );
+    heardBy.set(client, heard);
     clients.push(client);
     return client;
+  }
+
+  /**
+   * `createChannel` for a tab, keeping what the tab takes from its channel (not what a deaf one
+   * drops). A tab made by hand calls `heardBy(tab)` to be known to `caughtUp`.
+   */
+  function hearing(createChannel: (name: string) => ChannelLike | null) {
+    const heard: unknown[] = [];
+    return {
+      heard,
+      heardBy: (client: AuthClient) => heardBy.set(client, heard),
+      createChannel: (name: string): ChannelLike | null => {
+        const channel = createChannel(name);
+        if (channel === null) return null;
+        return {
+          postMessage: (message) => channel.postMessage(message),
+          addEventListener: (type, listener) =>
+            channel.addEventListener(type, (event) => {
+              listener(event);
+              heard.push(event.data);
+            }),
+          close: () => channel.close(),
+        };
+      },
+    };
+  }
+
+  /**
+   * Resolves once `client`'s tab has taken every message sent to the tabs so far and every tab has
+   * handled what it took to the end (an adoption checked and stored, or refused). Only then does
+   * "the tab ignored it" hold: messages arrive in the order sent, so a marker sent now comes last.
+   */
+  async function caughtUp(client: AuthClient): Promise<void> {
+    const heard = heardBy.get(client);
+    if (heard === undefined) throw new Error('caughtUp: not a tab of this harness');
+    const marker = { type: 'test-marker', id: Math.random() };
+    rawChannel().postMessage(marker);
+    await vi.waitFor(() => expect(heard).toContainEqual(marker), { timeout: 5000 });
+    // A handling may start another (a renewal's answer): wait until none is left under way.
+    for (let count = -1; count !== handling.mock.results.length;) {
+      count = handling.mock.results.length;
+      await Promise.allSettled(handling.mock.results.map((result) => result.value));
+    }
   }
 
   async function nextRedirect(): Promise<string> {
@@ -161,6 +216,8 @@ export function createHarness(providerOptions: FakeProviderOptions = {}) {
     recordMessages,
     rawChannel,
     deafenableChannel,
+    hearing,
+    caughtUp,
     dispose,
   };
 }
