@@ -775,7 +775,7 @@ describe('6. a failed step-up keeps the session', () => {
     expect(landed.getSnapshot().user?.access_token).toBe(user.access_token);
     expect(landed.getSnapshot().error?.code).toBe('provider_error');
     expect(storedUsers(storage)).toHaveLength(1);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await harness.caughtUp(other);
     expect(other.getSnapshot().status).toBe('authenticated');
     expect(addressHasAuthParams()).toBe(false);
   });
@@ -1187,8 +1187,14 @@ describe('under pressure: faults that must not undo the protocol', () => {
     await harness.signIn(harness.createClient(), { user: bob });
     await vi.waitFor(() => expect(other.getSnapshot().user?.profile.sub).toBe('bob'));
     later();
+    const messages = harness.recordMessages();
     await stalesOwn.renew().catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Replaced, the stale tab asks the tabs for the newer session, its last word to them until an
+    // answer it cannot hear: by then the other tab must have handled whatever it said before.
+    await vi.waitFor(() =>
+      expect(messages).toContainEqual(expect.objectContaining({ type: 'session-request' })),
+    );
+    await harness.caughtUp(other);
     expect(other.getSnapshot().status).toBe('authenticated');
     expect(other.getSnapshot().user?.profile.sub).toBe('bob');
   });
