@@ -128,12 +128,12 @@ describe('sign-in asked for while the session is being restored', () => {
     harness = createHarness();
     const client = harness.createClient();
     const statuses = recordStatuses(client);
-    void client.start();
+    const starting = client.start();
     const waiting = harness.nextRedirect();
     void client.signIn();
     await waiting;
     // The restore that was under way found no session: that is no news to a page signing in.
-    await pause(50);
+    await starting;
     expect(client.getSnapshot().status).toBe('signing-in');
     expect(statuses).not.toContain('unauthenticated');
   });
