@@ -50,7 +50,7 @@ describe('a renewal under way when the session ends cannot revive it', () => {
     await passTokenFloor();
     harness.provider.options.tokenDelay = 200;
     const renewing = client.renew();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(1));
     await client.signOut({ redirect: false });
     await expect(renewing).resolves.toBeNull();
     expect(client.getSnapshot().status).toBe('unauthenticated');
@@ -70,7 +70,7 @@ describe('a renewal under way when the session ends cannot revive it', () => {
     await passTokenFloor();
     harness.provider.options.tokenDelay = 300;
     const renewing = second.renew();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(1));
     await first.signOut({ redirect: false });
     await renewing;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -107,7 +107,7 @@ describe('a renewal answered just before the session ends', () => {
     await vi.waitFor(() => expect(second.getSnapshot().signOutReason).toBe('elsewhere'));
     recording.resolve();
     await Promise.all([renewing, signingOut]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await harness.caughtUp(second);
     expect(statuses).toEqual(['authenticated', 'unauthenticated']);
     expect(second.getSnapshot().user).toBeNull();
     expect(storedUsers(storage)).toEqual([]);
@@ -435,6 +435,9 @@ describe('a renewal and a popup sign-in at once', () => {
  * IndexedDB or encrypted) and `config` besides, on `harness`'s shared storage and tab channel.
  */
 function readyMadeTab(userStore: StateStore, config: Record<string, unknown> = {}): AuthClient {
+  const { createChannel, heardBy } = harness.hearing(
+    () => harness.rawChannel() as unknown as ChannelLike,
+  );
   const tab = new AuthClient(
     {
       userManager: new UserManager({
@@ -449,10 +452,11 @@ function readyMadeTab(userStore: StateStore, config: Record<string, unknown> = {
     {
       sharedStorage: harness.shared,
       locks: null,
-      createChannel: () => harness.rawChannel() as unknown as ChannelLike,
+      createChannel,
       navigate: () => undefined,
     },
   );
+  heardBy(tab);
   ownClients.push(tab);
   return tab;
 }
@@ -632,7 +636,8 @@ describe('an adoption that ends after a sign-out has begun in the same tab', () 
     const signingOut = tab.signOut({ redirect: false });
     expect(tab.getSnapshot().status).toBe('signing-out');
     hold.verifying.resolve();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The adoption runs to its end while the sign-out still removes the stored user.
+    await harness.caughtUp(tab);
     hold.removing.resolve();
     await signingOut;
     expect(statuses).toEqual(['authenticated', 'signing-out', 'unauthenticated']);
@@ -657,7 +662,7 @@ describe('an adoption that ends after a sign-out has begun in the same tab', () 
     await tab.signOut({ redirect: false });
     expect(tab.getSnapshot().status).toBe('unauthenticated');
     hold.storing.resolve();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await harness.caughtUp(tab);
     expect(statuses).toEqual(['authenticated', 'signing-out', 'unauthenticated']);
     expect(tab.getSnapshot().user).toBeNull();
     expect(storedUsers(storage)).toEqual([]);
@@ -680,7 +685,7 @@ describe('an adoption that ends after a sign-out has begun in the same tab', () 
     hold.removing.resolve();
     await signingOut;
     await expect(starting).resolves.toBeUndefined();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await harness.caughtUp(tab);
     expect(statuses.slice(statuses.indexOf('signing-out'))).not.toContain('authenticated');
     expect(tab.getSnapshot()).toMatchObject({ status: 'unauthenticated', user: null });
     expect(storedUsers(storage)).toEqual([]);
@@ -741,7 +746,7 @@ describe("a sign-in in this tab and another tab's older one at once", () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     hold.booking.resolve();
     await signingIn;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await harness.caughtUp(tab);
     expect(tab.getSnapshot().user?.profile.sub).toBe('bob');
     // A reload with no other tab left finds this tab's own, newer session in its store.
     harness.dispose();
@@ -846,7 +851,7 @@ describe("a sign-in in this tab and another tab's older one at once, with an asy
     const unsubscribe = tab.subscribe(() => shown.push(tab.getSnapshot().user?.profile.sub));
     held.resolve();
     await signingIn;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await harness.caughtUp(tab);
     unsubscribe();
     expect(shown).not.toContain('alice');
     expect(tab.getSnapshot().user?.profile.sub).toBe('bob');
