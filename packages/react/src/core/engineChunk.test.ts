@@ -248,7 +248,7 @@ describe("the engine's chunk", () => {
     const signingOut = client.signOut({ redirect: false });
     arrive();
     await Promise.all([starting, signingOut]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await harness.caughtUp(client);
     expect(client.getSnapshot()).toMatchObject({ status: 'unauthenticated', user: null });
     expect(statuses).toEqual(['authenticated', 'signing-out', 'unauthenticated']);
     expect(storedUsers(storage)).toEqual([]);
