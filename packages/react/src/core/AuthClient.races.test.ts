@@ -73,7 +73,7 @@ describe('a renewal under way when the session ends cannot revive it', () => {
     await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(1));
     await first.signOut({ redirect: false });
     await renewing;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await harness.caughtUp(second);
     expect(first.getSnapshot().status).toBe('unauthenticated');
     expect(second.getSnapshot().status).toBe('unauthenticated');
     expect(storedUsers(firstStorage)).toEqual([]);
