@@ -149,7 +149,7 @@ export class AuthClient {
     this.holds -= 1;
     if (this.holds > 0) return;
     this.running = undefined;
-    this.core?.deactivate();
+    this.core?.activation.deactivate();
   }
 
   /** The user's roles, read with the configured `roles` reader. */
@@ -258,7 +258,7 @@ export class AuthClient {
     if (this.core === undefined && engine !== undefined) {
       this.core = new engine.SessionCore(this.config, this.environment, this.authState, this.users);
       // A start() whose load failed is still held: it runs now that the engine is here, whoever
-      // loaded it. (Within that start itself, its run is the same: `SessionCore.activate` returns
+      // loaded it. (Within that start itself, its run is the same: `Activation.activate` returns
       // the activation under way.)
       if (this.holds > 0) void this.activate();
     }
@@ -283,7 +283,7 @@ export class AuthClient {
   private activate(): Promise<void> {
     this.running ??= this.act((core) =>
       // The engine loaded after the matching stop(): nothing to run.
-      this.holds === 0 ? Promise.resolve() : core.activate(),
+      this.holds === 0 ? Promise.resolve() : core.activation.activate(),
     );
     return this.running;
   }

@@ -104,7 +104,7 @@ export class Callback {
         .catch(() => undefined);
       // A failed sign-in (a cancelled step-up, a forged or replayed response) says nothing about
       // the session there is: keep it (rule 6).
-      const stored = await this.core.readStored().catch(() => null);
+      const stored = await this.core.userStorage.readStored().catch(() => null);
       if (stored !== null && this.core.tabSession.isCurrent(stored, this.core.records().read())) {
         this.core.session = stored.session;
         // A replayed or forged response is no failure of the user's: nothing to report.
@@ -112,7 +112,7 @@ export class Callback {
         this.core.set('authenticated', stored.user, shown);
         this.core.renewal.scheduleRenewal(stored.user);
       } else {
-        await this.core.clearUser();
+        await this.core.userStorage.clearUser();
         const code = error.code;
         this.core.set(
           code === 'callback_state_mismatch' ? 'unauthenticated' : 'error',

@@ -39,7 +39,9 @@ export class RenewalRunner {
   async runRenew(): Promise<User | null> {
     const epoch = this.core.epoch;
     const before =
-      this.core.snapshot.user ?? (await this.core.readStored().catch(() => null))?.user ?? null;
+      this.core.snapshot.user ??
+      (await this.core.userStorage.readStored().catch(() => null))?.user ??
+      null;
     if (before === null) return null;
     try {
       // A tab without the refresh token (memory storage) asks the tab that holds it first.
@@ -121,7 +123,7 @@ export class RenewalRunner {
         ],
       );
     }
-    const current = (await this.core.readStored())?.user ?? null;
+    const current = (await this.core.userStorage.readStored())?.user ?? null;
     if (this.core.epoch !== epoch) return null;
     if (current === null) {
       throw authError(
@@ -278,14 +280,14 @@ export class RenewalRunner {
     if (this.core.freshSignIn) {
       // The store took this answer for the sign-in under way here (see `storedSession`): it is
       // this session's, which a failed sign-in keeps (a sign-in that ends stores its own last).
-      await this.core.userStore().setTrusted(this.core.userKey(), user.toStorageString(), session);
+      await this.core.userStorage.storeUser(user, session);
     }
     // A record that changed meanwhile is left alone (see `settle`).
     await this.core.parts.guard.settle(session, this.core.published.refreshTokenOf(user));
     if (this.core.epoch !== epoch) {
       // Signed out (here or in another tab) while the request, or this, was under way: drop what
       // came back.
-      await this.core.clearUser();
+      await this.core.userStorage.clearUser();
       return null;
     }
     this.core.signedIn(user);

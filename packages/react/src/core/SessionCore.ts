@@ -1,12 +1,10 @@
-import { OidcClient, User } from 'oidc-client-ts';
-import type { UserManager } from 'oidc-client-ts';
-import { loadedCallback, loadedSignOutReturn } from './arrival';
+import { OidcClient } from 'oidc-client-ts';
+import type { User, UserManager } from 'oidc-client-ts';
+import { Activation } from './Activation';
 import type { AuthSnapshot } from './authState';
 import type { AuthClientEnvironment } from './clientOptions';
 import { browserStorage } from './browserStorage';
-import { sessionField } from './storedUser';
 import type { CheckedUserStore } from './CheckedUserStore';
-import type { StoredUser } from './storedUser';
 import type { ResolvedAuthConfig } from './configTypes';
 import { isAuthError } from './errors';
 import type { AuthError } from './errors';
@@ -22,7 +20,7 @@ import { withLock } from './tabSync';
 import { knownExpiry } from './knownExpiry';
 import { PublishedUsers } from './PublishedUsers';
 import type { TabSync } from './tabSync';
-import { WallClockTimer } from './wallClockTimer';
+import { UserStorage } from './UserStorage';
 
 /** The user manager and its checked store, which the client creates (see `createUserManager`). */
 export type Users = () => { manager: UserManager; store: CheckedUserStore };
@@ -48,6 +46,12 @@ export class SessionCore {
   /** The users the app reads, and the refresh tokens memory storage holds back from them. */
   readonly published: PublishedUsers;
 
+  /** The user this client keeps, with its session id. */
+  readonly userStorage: UserStorage;
+
+  /** Whether the engine runs (between `activate()` and `deactivate()`). */
+  readonly activation: Activation;
+
   /** Idle sign-out, once its chunk has loaded (only when `idle` is set). */
   idleClock: IdleClock | undefined;
 
@@ -63,9 +67,6 @@ export class SessionCore {
   /** Sign-ins this tab has begun storing (see `SessionSharing.adopt`). */
   signIns = 0;
 
-  /** The last write of a new session's user in this tab (see `storeInTurn`). */
-  storing: Promise<unknown> = Promise.resolve();
-
   /** The id a sign-in under way will give its session; its user is stored under it. */
   incoming: string | null = null;
 
@@ -78,15 +79,6 @@ export class SessionCore {
    */
   refreshing: User | null = null;
 
-  readonly teardown: (() => void)[] = [];
-
-  /** Connected to the tabs and listening (between `activate()` and `deactivate()`). */
-  active = false;
-
-  /** The run the last `activate()` began (see there), and whether it has settled. */
-  activation: Promise<void> | undefined;
-  activationSettled = false;
-
   constructor(
     config: ResolvedAuthConfig,
     environment: AuthClientEnvironment,
@@ -98,6 +90,8 @@ export class SessionCore {
     this.authState = authState;
     this.users = users;
     this.published = new PublishedUsers(config.storage === 'memory');
+    this.userStorage = new UserStorage(users);
+    this.activation = new Activation(this);
     this.renewal = new Renewal(this);
     this.tabSession = new TabSession(this);
     this.parts = createParts(this);
@@ -106,14 +100,6 @@ export class SessionCore {
 
   get snapshot(): AuthSnapshot {
     return this.authState.snapshot;
-  }
-
-  /**
-   * Deactivated (until the next `activate()`) or disposed: work under way must schedule nothing
-   * more. A core never activated is not stopped (a client may act without `start()`).
-   */
-  get stopped(): boolean {
-    return (!this.active && this.activation !== undefined) || this.authState.disposed;
   }
 
   /** Moves the state, which the client holds (see `StateStore.set`), with the user published. */
@@ -134,16 +120,6 @@ export class SessionCore {
     const token = this.published.refreshTokenOf(user);
     const refresh = token === undefined ? null : await tokenId(token);
     this.records().write({ session, refresh, requested });
-  }
-
-  /**
-   * Runs `write` once every write before it has ended: an adopted session and this tab's sign-in,
-   * stored at once by an asynchronous store, end in the order they began.
-   */
-  storeInTurn<T>(write: () => Promise<T>): Promise<T> {
-    const run = this.storing.then(write);
-    this.storing = run.catch(() => undefined);
-    return run;
   }
 
   signedIn(user: User): void {
@@ -169,7 +145,7 @@ export class SessionCore {
   /** Ends the session here, and in every tab when `everywhere` (no tab can renew it). */
   async endSession(error: AuthError, everywhere: boolean): Promise<void> {
     const ended = this.leave();
-    await this.clearUser();
+    await this.userStorage.clearUser();
     if (everywhere) await this.presenter.forgetKeys((session) => session === ended);
     if (everywhere && ended !== null) {
       // Before the record goes: a tab that hears no message (asleep) reads why from this mark.
@@ -182,32 +158,6 @@ export class SessionCore {
 
   oidcClient(): OidcClient {
     return new OidcClient(this.manager.settings, this.manager.metadataService);
-  }
-
-  async clearUser(): Promise<void> {
-    await this.userStore()
-      .remove(this.userKey())
-      .catch(() => undefined);
-  }
-
-  /** The stored user with the id of its session, or null. */
-  async readStored(): Promise<StoredUser | null> {
-    const stored = await this.userStore().get(this.userKey());
-    if (!stored) return null;
-    const session = (JSON.parse(stored) as Record<string, unknown>)[sessionField];
-    return {
-      user: knownExpiry(User.fromStorageString(stored)),
-      session: typeof session === 'string' ? session : null,
-    };
-  }
-
-  userStore(): CheckedUserStore {
-    return this.users().store;
-  }
-
-  userKey(): string {
-    const { authority, client_id } = this.manager.settings;
-    return `user:${authority}:${client_id}`;
   }
 
   records(): SessionRecords {
@@ -264,62 +214,8 @@ export class SessionCore {
     return globalThis.location.origin;
   }
 
-  /** Handles the address the app loaded on: a callback, a sign-out return, or neither (restore). */
-  arrive(): Promise<void> {
-    const url = globalThis.location.href;
-    const callback = loadedCallback(this, url);
-    if (callback !== undefined) return this.parts.callback.handleCallback(callback);
-    const signOutReturn = loadedSignOutReturn(this, url);
-    if (signOutReturn !== undefined) return this.parts.signOut.completeSignOut(signOutReturn);
-    return this.tabSession.restore();
-  }
-
   /** Which user the store is writing: the incoming session's during a sign-in, else this tab's. */
   storedSession(): string | null {
     return this.freshSignIn ? this.incoming : this.session;
-  }
-
-  /**
-   * Runs the engine: connects to the other tabs and listens to the page, then restores the
-   * session. The first time, `arrive()` handles the address the app loaded on (a callback, a
-   * sign-out return, or a restore); after a `deactivate()` the session is restored anew (it may
-   * have changed meanwhile). A call while the run is under way (StrictMode's remount) joins it.
-   */
-  activate(): Promise<void> {
-    if (!this.active) {
-      this.active = true;
-      this.tabSession.connect();
-      // Stopped and started again (a remount) while a redirect is under way: watch again.
-      this.parts.signIn.redirecting?.watch();
-      if (this.parts.signOut.signingOut !== undefined) this.parts.signOut.watch?.();
-      const idle = this.authConfig.idle;
-      // Its own chunk: an app without `idle` never loads it.
-      if (idle !== null) {
-        void import('./IdleClock').then(({ IdleClock }) => {
-          if (!this.active) return;
-          this.idleClock ??= new IdleClock(this, idle, new WallClockTimer(1_000, true));
-          this.idleClock.start();
-        });
-      }
-    }
-    if (this.activation === undefined || this.activationSettled) {
-      this.activationSettled = false;
-      const run = this.activation === undefined ? this.arrive() : this.tabSession.restore();
-      this.activation = run.finally(() => {
-        this.activationSettled = true;
-      });
-    }
-    return this.activation;
-  }
-
-  /** Stops timers, listeners and the tab channel, at once; the state stays as it is. */
-  deactivate(): void {
-    this.active = false;
-    this.idleClock?.stop();
-    this.renewal.stopRenewing();
-    this.parts.signIn.stopWatching();
-    for (const undo of this.teardown.splice(0)) undo();
-    this.tabs?.close();
-    this.tabs = undefined;
   }
 }

@@ -39,7 +39,7 @@ export class SessionSharing {
         false,
       );
       const signIns = this.core.signIns;
-      return await this.core.storeInTurn(async () => {
+      return await this.core.userStorage.storeInTurn(async () => {
         // Signed out meanwhile, or signing out now (a remount's restore asks the tabs meanwhile),
         // or a newer sign-in stored (its record names it).
         if (
@@ -49,13 +49,11 @@ export class SessionSharing {
         )
           return null;
         this.core.session = shared.id;
-        await this.core
-          .userStore()
-          .setTrusted(this.core.userKey(), user.toStorageString(), shared.id);
+        await this.core.userStorage.storeUser(user, shared.id);
         // A sign-in here began meanwhile: its user, stored next, is the one the tab keeps.
         if (this.core.epoch === epoch && this.core.signIns === signIns) return user;
         // Signed out while the user was being stored (an asynchronous store): it goes again.
-        if (this.core.session === null) await this.core.clearUser();
+        if (this.core.session === null) await this.core.userStorage.clearUser();
         return null;
       });
     } catch {
@@ -84,7 +82,7 @@ export class SessionSharing {
   }
 
   async onTabMessage(message: TabMessage): Promise<void> {
-    if (this.core.stopped) return;
+    if (this.core.activation.stopped) return;
     const user = this.core.snapshot.user;
     switch (message.type) {
       case 'session-request':
@@ -108,7 +106,7 @@ export class SessionSharing {
         // the record is waited for, so that the sign-in is not missed.
         if (message.type === 'signed-in') {
           await this.core.records().until(message.session.id, this.core.authConfig.timeout);
-          if (this.core.stopped) return;
+          if (this.core.activation.stopped) return;
         }
         // A renewal belongs to a session this tab has; a tab without one waits for a sign-in.
         if (
@@ -133,7 +131,7 @@ export class SessionSharing {
         }
         // Whatever this tab is doing (a step-up under way too), the session it holds is over.
         this.core.leave();
-        await this.core.clearUser();
+        await this.core.userStorage.clearUser();
         if (message.reason === 'idle') {
           // Every tab signs out for inactivity: the signed-out page says so, no error.
           this.core.set('unauthenticated', null, null, 'idle');

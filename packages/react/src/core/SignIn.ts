@@ -124,7 +124,7 @@ export class SignIn {
         this.core.renewal.scheduleRenewal(prior);
         return;
       }
-      await this.core.clearUser();
+      await this.core.userStorage.clearUser();
       this.core.set(error.code === 'popup_closed' ? 'unauthenticated' : 'error', null, error);
     }
   }
@@ -144,7 +144,7 @@ export class SignIn {
     this.redirectWatch = setTimeout(() => {
       const visible =
         (globalThis as { document?: Document }).document?.visibilityState !== 'hidden';
-      if (this.core.stopped) return;
+      if (this.core.activation.stopped) return;
       if (this.core.snapshot.status !== leaving) return moved();
       // A hidden page may still be on its way out: look again later, rather than never.
       if (!visible) return this.watchRedirect(leaving, stayed, moved);
@@ -175,7 +175,7 @@ export class SignIn {
     // A session that expired meanwhile is no sign-out: the new one stands.
     if (this.core.epoch === epoch || this.core.snapshot.signOutReason === 'expired') return result;
     this.core.incoming = null;
-    await this.core.clearUser();
+    await this.core.userStorage.clearUser();
     await this.forgetIncoming(incoming);
     return undefined;
   }
@@ -197,13 +197,11 @@ export class SignIn {
     // gives way (`SessionSharing.adopt`), and a later one finds the record naming this session.
     this.core.signIns += 1;
     await this.core.withNamedLock('renew', () =>
-      this.core.storeInTurn(async () => {
+      this.core.userStorage.storeInTurn(async () => {
         // The code exchange was a token request: the first renewal waits the floor of rule 5 too.
         await this.core.bookSession(session, user, Date.now());
         this.core.session = session;
-        await this.core
-          .userStore()
-          .setTrusted(this.core.userKey(), user.toStorageString(), session);
+        await this.core.userStorage.storeUser(user, session);
       }),
     );
     // One session a client: the key pairs of sessions before this one bind nothing any tab keeps.

@@ -33,13 +33,14 @@ export class SignOut {
   watch: (() => void) | undefined;
 
   async runSignOut(options: SignOutOptions): Promise<void> {
-    const user = this.core.snapshot.user ?? (await this.core.readStored())?.user ?? null;
+    const user =
+      this.core.snapshot.user ?? (await this.core.userStorage.readStored())?.user ?? null;
     const reason = options.reason ?? 'user';
     // A redirect sign-in still on this page is over: it settles, and sign-in may begin anew.
     this.core.parts.signIn.redirecting?.letGo();
     const ended = this.core.leave();
     this.core.set('signing-out', null, null);
-    await this.core.clearUser();
+    await this.core.userStorage.clearUser();
     this.core.records().remove(ended);
     await this.core.presenter.forgetKeys((session) => session === ended);
     if (ended !== null) {

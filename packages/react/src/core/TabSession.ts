@@ -52,7 +52,7 @@ export class TabSession {
     globalThis.addEventListener('pageshow', onPageShow);
     globalThis.addEventListener('visibilitychange', onVisible);
     const unwatch = this.core.records().watch(() => this.recheck(true));
-    this.core.teardown.push(
+    this.core.activation.teardown.push(
       () => globalThis.removeEventListener('pageshow', onPageShow),
       () => globalThis.removeEventListener('visibilitychange', onVisible),
       unwatch,
@@ -66,7 +66,7 @@ export class TabSession {
    */
   recheck(recordChanged = false): void {
     const { status } = this.core.snapshot;
-    if (this.core.stopped) return;
+    if (this.core.activation.stopped) return;
     const record = this.core.records().read();
     if (status === 'unauthenticated' || (status === 'error' && this.core.snapshot.user === null)) {
       // Another tab wrote a session's record, maybe after this tab settled signed out or failed to
@@ -90,12 +90,12 @@ export class TabSession {
         idle ? null : signedOutElsewhere(expired ? 'session_expired' : 'signed_out_elsewhere'),
         idle ? 'idle' : expired ? 'expired' : 'elsewhere',
       );
-      void this.core.clearUser();
+      void this.core.userStorage.clearUser();
       return;
     }
     // Replaced by a newer session (signed in anew in another tab): take that one. Until it arrives
     // the tab stays as it is: passing through signed out would make a guard redirect.
-    void this.core.clearUser().then(() => this.restore());
+    void this.core.userStorage.clearUser().then(() => this.restore());
   }
 
   /**
@@ -110,31 +110,31 @@ export class TabSession {
     const record = this.core.records().read();
     let stored: StoredUser | null = null;
     try {
-      stored = await this.core.readStored();
+      stored = await this.core.userStorage.readStored();
     } catch {
-      await this.core.clearUser();
+      await this.core.userStorage.clearUser();
     }
-    if (this.core.epoch !== epoch || this.core.stopped) return;
+    if (this.core.epoch !== epoch || this.core.activation.stopped) return;
     let user: User | null = null;
     if (stored !== null && this.isCurrent(stored, record)) {
       user = stored.user;
       this.core.session = stored.session;
     } else {
       // A session that ended while this tab was away (signed out, replaced) is not shown again.
-      if (stored !== null) await this.core.clearUser();
+      if (stored !== null) await this.core.userStorage.clearUser();
       // Only a session the record says exists is worth waiting for (rule 8).
       if (this.core.records().read() !== null && this.core.tabs !== undefined) {
         const shared = await this.core.tabs.request(
           'session-request',
           this.core.environment.tabSessionWait ?? 150,
         );
-        if (this.core.epoch !== epoch || this.core.stopped) return;
+        if (this.core.epoch !== epoch || this.core.activation.stopped) return;
         // The session arrived meanwhile (a `signed-in` message): nothing left to do.
         if (this.core.session !== null && this.core.snapshot.status === 'authenticated') return;
         if (shared !== null) user = await this.core.parts.sharing.adopt(shared);
       }
     }
-    if (this.core.epoch !== epoch || this.core.stopped) return;
+    if (this.core.epoch !== epoch || this.core.activation.stopped) return;
     if (user === null) {
       // No session is no news to a sign-in begun meanwhile: its own outcome settles the state.
       if (this.core.parts.signIn.signingIn !== undefined) return;
