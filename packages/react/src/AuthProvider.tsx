@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
 import { AuthClient } from './core/AuthClient';
-import type { AuthClientConfig, AuthClientEnvironment } from './core/AuthClient';
+import type { AuthClientConfig } from './core/clientConfig';
+import type { AuthClientEnvironment } from './core/clientOptions';
 import { createAuthSnapshot } from './core/authState';
 import { inactiveIdle } from './core/idleSnapshot';
 import type { AuthError } from './core/errors';

@@ -1,12 +1,8 @@
 import { createContext } from 'react';
 import type { User } from 'oidc-client-ts';
 import type { AuthFetch } from './core/authFetch';
-import type {
-  AuthHeadersOptions,
-  IdleControl,
-  SignInOptions,
-  SignOutOptions,
-} from './core/AuthClient';
+import type { AuthHeadersOptions, SignInOptions, SignOutOptions } from './core/clientOptions';
+import type { IdleControl } from './core/idleSnapshot';
 import type { AuthSnapshot } from './core/authState';
 
 /**

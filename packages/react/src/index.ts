@@ -42,15 +42,14 @@ export { Authorized } from './components/Authorized';
 export type { AuthorizedProps } from './components/Authorized';
 
 export { AuthClient } from './core/AuthClient';
+export type { AuthClientConfig } from './core/clientConfig';
 export type {
-  AuthClientConfig,
   AuthClientEnvironment,
   AuthHeadersOptions,
-  IdleControl,
   SignInOptions,
   SignOutOptions,
-} from './core/AuthClient';
-export type { IdleSnapshot } from './core/idleSnapshot';
+} from './core/clientOptions';
+export type { IdleControl, IdleSnapshot } from './core/idleSnapshot';
 export type { IdleOptions } from './core/idleConfig';
 export type { AuthSnapshot, AuthStatus, SignOutReason } from './core/authState';
 export { createAuthFetch } from './core/createAuthFetch';

@@ -1,6 +1,6 @@
 import { forwardRef } from 'react';
 import type { ButtonHTMLAttributes } from 'react';
-import type { SignOutOptions } from '../core/AuthClient';
+import type { SignOutOptions } from '../core/clientOptions';
 import { useAuthClient } from '../hooks/useAuthClient';
 import { useSelectedAuthState } from '../hooks/useSelectedAuthState';
 import { AuthActionButton } from './AuthActionButton';

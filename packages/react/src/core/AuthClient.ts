@@ -2,38 +2,22 @@ import type { User, UserManager } from 'oidc-client-ts';
 import type { AuthSnapshot } from './authState';
 import { lazyAuthFetch } from './createAuthFetch';
 import type { AuthFetch } from './authFetch';
-import { validateConfig } from './config';
-import type { AuthConfig, AuthOptions, ResolvedAuthConfig } from './configTypes';
+import { clientConfig } from './clientConfig';
+import type { AuthClientConfig } from './clientConfig';
+import type { ResolvedAuthConfig } from './configTypes';
 import { createUserManager } from './createUserManager';
 import { isAuthError } from './errors';
-import { loadEngine, loadedEngine } from './loadEngine';
+import { withEngine } from './loadEngine';
 import type { SessionCore, Users } from './SessionCore';
 import { StateStore } from './stateStore';
 import { inactiveIdle } from './idleSnapshot';
-import type { IdleSnapshot } from './idleSnapshot';
+import type { IdleControl } from './idleSnapshot';
 import type {
   AuthClientEnvironment,
   AuthHeadersOptions,
   SignInOptions,
   SignOutOptions,
 } from './clientOptions';
-
-export type {
-  AuthClientEnvironment,
-  AuthHeadersOptions,
-  SignInOptions,
-  SignOutOptions,
-} from './clientOptions';
-
-/** Idle sign-out as the client exposes it (see `AuthClient.idle`). */
-export interface IdleControl {
-  getSnapshot(): IdleSnapshot;
-  subscribe(listener: () => void): () => void;
-  stay(): void;
-}
-
-/** An `AuthConfig`, or oidc-kit's options around a `UserManager` you built. */
-export type AuthClientConfig = AuthConfig | (AuthOptions & { userManager: UserManager });
 
 /**
  * The auth engine: owns one oidc-client-ts `UserManager` and the session state. Read it with
@@ -63,24 +47,7 @@ export class AuthClient {
 
   constructor(config: AuthClientConfig, environment: AuthClientEnvironment = {}) {
     let given: UserManager | undefined;
-    if ('userManager' in config && config.userManager !== undefined) {
-      const { userManager, ...options } = config;
-      const settings = userManager.settings;
-      this.config = validateConfig({
-        authority: settings.authority,
-        client_id: settings.client_id,
-        redirect_uri: settings.redirect_uri,
-        post_logout_redirect_uri: settings.post_logout_redirect_uri,
-        scope: settings.scope,
-        response_type: settings.response_type,
-        client_secret: settings.client_secret,
-        disablePKCE: settings.disablePKCE,
-        ...options,
-      });
-      given = userManager;
-    } else {
-      this.config = validateConfig(config);
-    }
+    [this.config, given] = clientConfig(config);
     this.environment = environment;
     let users: ReturnType<Users> | undefined;
     // Created on first use, so a client can be made during server rendering.
@@ -231,8 +198,7 @@ export class AuthClient {
 
   /** Forgets the last error: `error` goes to `unauthenticated`, other states keep their status. */
   dismissError(): void {
-    const { status } = this.authState.snapshot;
-    this.authState.setError(status === 'error' ? 'unauthenticated' : status, null);
+    this.authState.setError(null);
   }
 
   /** Stops the client for good, whatever `start()` calls are unmatched, and drops every listener. */
@@ -243,26 +209,18 @@ export class AuthClient {
     this.authState.listeners.clear();
   }
 
-  /**
-   * Runs `run` with the engine: at once when its chunk is loaded (so a call starts in the same tick
-   * as it would without the split), else once it is.
-   */
+  /** Runs `run` with this client's engine (see `withEngine`), created the first time. */
   private withCore<T>(run: (core: SessionCore) => Promise<T>): Promise<T> {
-    const core = this.loadedCore();
-    if (core !== undefined) return run(core);
-    return loadEngine().then(() => run(this.loadedCore() as SessionCore));
-  }
-
-  private loadedCore(): SessionCore | undefined {
-    const engine = loadedEngine();
-    if (this.core === undefined && engine !== undefined) {
-      this.core = new engine.SessionCore(this.config, this.environment, this.authState, this.users);
-      // A start() whose load failed is still held: it runs now that the engine is here, whoever
-      // loaded it. (Within that start itself, its run is the same: `Activation.activate` returns
-      // the activation under way.)
-      if (this.holds > 0) void this.activate();
-    }
-    return this.core;
+    return withEngine(({ SessionCore }) => {
+      if (this.core === undefined) {
+        this.core = new SessionCore(this.config, this.environment, this.authState, this.users);
+        // A start() whose load failed is still held: it runs now that the engine is here, whoever
+        // loaded it. (Within that start itself, its run is the same: `Activation.activate` returns
+        // the activation under way.)
+        if (this.holds > 0) void this.activate();
+      }
+      return run(this.core);
+    });
   }
 
   /**
@@ -274,8 +232,7 @@ export class AuthClient {
     return this.withCore(run).catch((error: unknown) => {
       if (!isAuthError(error)) throw error;
       this.running = undefined;
-      const { status } = this.authState.snapshot;
-      this.authState.setError(status === 'loading' ? 'error' : status, error);
+      this.authState.setError(error);
     });
   }
 

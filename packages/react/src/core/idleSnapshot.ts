@@ -10,3 +10,10 @@ export interface IdleSnapshot {
 
 /** Idle sign-out off, or nobody signed in. */
 export const inactiveIdle: IdleSnapshot = { status: 'active', deadline: null };
+
+/** Idle sign-out as the client exposes it (see `AuthClient.idle`). */
+export interface IdleControl {
+  getSnapshot(): IdleSnapshot;
+  subscribe(listener: () => void): () => void;
+  stay(): void;
+}

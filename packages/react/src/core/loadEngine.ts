@@ -10,6 +10,15 @@ export function loadedEngine(): typeof EngineModule | undefined {
 }
 
 /**
+ * Runs `run` with the engine's module: at once when it is loaded (so a call starts in the same
+ * tick as it would without the split), else once `loadEngine` has loaded it.
+ */
+export function withEngine<T>(run: (loaded: typeof EngineModule) => Promise<T>): Promise<T> {
+  if (engine !== undefined) return run(engine);
+  return loadEngine().then(() => run(engine as typeof EngineModule));
+}
+
+/**
  * Loads the engine (`SessionCore`, its parts and the authenticated fetch: one chunk an app's
  * bundler splits off), once for every client; a failed load is retried by the next call. Apps need
  * not call it: a client loads it when it starts or is first asked to act, so the first render does

@@ -56,9 +56,15 @@ export class StateStore {
     for (const listener of [...this.listeners]) listener();
   }
 
-  /** Puts `error` in place of the current one, keeping the user and the sign-out reason. */
-  setError(status: AuthStatus, error: AuthError | null): void {
-    const { user, signOutReason } = this.snapshot;
-    this.set(status, user, error, signOutReason);
+  /**
+   * Puts `error` in place of the current one, keeping the user and the sign-out reason: an error
+   * ends a load (`error`), none ends an `error` (`unauthenticated`); other states keep their status.
+   */
+  setError(error: AuthError | null): void {
+    const { status, user, signOutReason } = this.snapshot;
+    let to = status;
+    if (error !== null && status === 'loading') to = 'error';
+    if (error === null && status === 'error') to = 'unauthenticated';
+    this.set(to, user, error, signOutReason);
   }
 }

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { User } from 'oidc-client-ts';
-import type { SignInOptions, SignOutOptions } from '../core/AuthClient';
+import type { SignInOptions, SignOutOptions } from '../core/clientOptions';
 import type { AuthContextValue } from '../authContext';
 import { useAuthClient } from './useAuthClient';
 

@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import type { AuthHeadersOptions } from '../core/AuthClient';
+import type { AuthHeadersOptions } from '../core/clientOptions';
 import { useAuthClient } from './useAuthClient';
 
 /** What {@link useAuthHeaders} returns: the headers for one request, or null when signed out. */

@@ -1,7 +1,7 @@
 import { InMemoryWebStorage } from 'oidc-client-ts';
 import { expect, vi } from 'vitest';
 import { AuthClient } from '../../src/core/AuthClient';
-import type { AuthClientEnvironment } from '../../src/core/AuthClient';
+import type { AuthClientEnvironment } from '../../src/core/clientOptions';
 import type { AuthOptions } from '../../src/core/configTypes';
 import { SessionSharing } from '../../src/core/SessionSharing';
 import type { ChannelLike } from '../../src/core/tabSync';
