@@ -121,7 +121,6 @@ const internalMembers = [
   'storing',
   'userStorage',
   'storeUser',
-  'settled',
   'refreshing',
   'oidcClient',
   'sharedMark',

@@ -116,7 +116,7 @@ export class AuthClient {
     this.holds -= 1;
     if (this.holds > 0) return;
     this.running = undefined;
-    this.core?.activation.deactivate();
+    this.core?.deactivate();
   }
 
   /** The user's roles, read with the configured `roles` reader. */
@@ -215,7 +215,7 @@ export class AuthClient {
       if (this.core === undefined) {
         this.core = new SessionCore(this.config, this.environment, this.authState, this.users);
         // A start() whose load failed is still held: it runs now that the engine is here, whoever
-        // loaded it. (Within that start itself, its run is the same: `Activation.activate` returns
+        // loaded it. (Within that start itself, its run is the same: `activate` (`activate.ts`) returns
         // the activation under way.)
         if (this.holds > 0) void this.activate();
       }
@@ -240,7 +240,7 @@ export class AuthClient {
   private activate(): Promise<void> {
     this.running ??= this.act((core) =>
       // The engine loaded after the matching stop(): nothing to run.
-      this.holds === 0 ? Promise.resolve() : core.activation.activate(),
+      this.holds === 0 ? Promise.resolve() : core.activate(),
     );
     return this.running;
   }

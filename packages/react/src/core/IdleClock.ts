@@ -207,7 +207,7 @@ export class IdleClock {
   /** Where the clock stands now: active until the warning, the warning until the end, the end. */
   private check(): void {
     const last = this.last;
-    if (last === null || this.core.activation.stopped) return;
+    if (last === null || this.core.stopped) return;
     const deadline = this.deadline(last);
     const warnAt = deadline - this.idle.warning;
     const now = Date.now();

@@ -37,8 +37,7 @@ export class Renewal {
   async getAccessToken(): Promise<string | null> {
     // Asked while the page loads (a request on the first render): the session it is restoring, or
     // the sign-in its callback completes, first.
-    if (this.core.snapshot.status === 'loading')
-      await this.core.activation.running?.catch(() => {});
+    if (this.core.snapshot.status === 'loading') await this.core.activation?.catch(() => {});
     const user = this.core.snapshot.user;
     if (user === null) return null;
     if (user.expires_in === undefined || user.expires_in > 5) return user.access_token;
@@ -57,7 +56,7 @@ export class Renewal {
   scheduleRenewal(user: User): void {
     this.stopRenewing();
     const expiresAt = user.expires_at;
-    if (expiresAt === undefined || this.core.activation.stopped) return;
+    if (expiresAt === undefined || this.core.stopped) return;
     const left = Math.max(0, expiresAt * 1000 - Date.now());
     // A minute before expiry (half the lifetime when shorter).
     this.renewAt(expiresAt * 1000 - Math.min(60_000, left / 2));
@@ -66,7 +65,7 @@ export class Renewal {
   scheduleRetry(): void {
     this.stopRenewing();
     this.renewRetries += 1;
-    if (this.core.activation.stopped) return;
+    if (this.core.stopped) return;
     if (this.renewRetries > maxRenewRetries) {
       // Out of retries: one last attempt once the tokens have expired, which ends the session if
       // it fails too, rather than keeping it with tokens nobody accepts.

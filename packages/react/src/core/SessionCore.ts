@@ -1,6 +1,6 @@
 import { OidcClient } from 'oidc-client-ts';
 import type { User, UserManager } from 'oidc-client-ts';
-import { Activation } from './Activation';
+import { activate, deactivate } from './activate';
 import type { AuthSnapshot } from './authState';
 import type { AuthClientEnvironment } from './clientOptions';
 import { browserStorage } from './browserStorage';
@@ -49,9 +49,6 @@ export class SessionCore {
   /** The user this client keeps, with its session id. */
   readonly userStorage: UserStorage;
 
-  /** Whether the engine runs (between `activate()` and `deactivate()`). */
-  readonly activation: Activation;
-
   /** Idle sign-out, once its chunk has loaded (only when `idle` is set). */
   idleClock: IdleClock | undefined;
 
@@ -79,6 +76,16 @@ export class SessionCore {
    */
   refreshing: User | null = null;
 
+  /** What `deactivate()` undoes: the listeners `activate()` added. */
+  readonly teardown: (() => void)[] = [];
+
+  /** Connected to the tabs and listening (between `activate()` and `deactivate()`). */
+  active = false;
+
+  /** The run the last `activate()` began (see there), and whether it has settled. */
+  activation: Promise<void> | undefined;
+  activationSettled = false;
+
   constructor(
     config: ResolvedAuthConfig,
     environment: AuthClientEnvironment,
@@ -91,7 +98,6 @@ export class SessionCore {
     this.users = users;
     this.published = new PublishedUsers(config.storage === 'memory');
     this.userStorage = new UserStorage(users);
-    this.activation = new Activation(this);
     this.renewal = new Renewal(this);
     this.tabSession = new TabSession(this);
     this.parts = createParts(this);
@@ -100,6 +106,14 @@ export class SessionCore {
 
   get snapshot(): AuthSnapshot {
     return this.authState.snapshot;
+  }
+
+  /**
+   * Deactivated (until the next `activate()`) or disposed: work under way must schedule nothing
+   * more. A core never activated is not stopped (a client may act without `start()`).
+   */
+  get stopped(): boolean {
+    return (!this.active && this.activation !== undefined) || this.authState.disposed;
   }
 
   /** Moves the state, which the client holds (see `StateStore.set`), with the user published. */
@@ -217,5 +231,15 @@ export class SessionCore {
   /** Which user the store is writing: the incoming session's during a sign-in, else this tab's. */
   storedSession(): string | null {
     return this.freshSignIn ? this.incoming : this.session;
+  }
+
+  /** Runs the engine (see `activate.ts`); resolves once the session is known. */
+  activate(): Promise<void> {
+    return activate(this);
+  }
+
+  /** Stops the engine's timers, listeners and tab channel at once (see `activate.ts`). */
+  deactivate(): void {
+    deactivate(this);
   }
 }

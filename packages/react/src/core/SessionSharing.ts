@@ -82,7 +82,7 @@ export class SessionSharing {
   }
 
   async onTabMessage(message: TabMessage): Promise<void> {
-    if (this.core.activation.stopped) return;
+    if (this.core.stopped) return;
     const user = this.core.snapshot.user;
     switch (message.type) {
       case 'session-request':
@@ -106,7 +106,7 @@ export class SessionSharing {
         // the record is waited for, so that the sign-in is not missed.
         if (message.type === 'signed-in') {
           await this.core.records().until(message.session.id, this.core.authConfig.timeout);
-          if (this.core.activation.stopped) return;
+          if (this.core.stopped) return;
         }
         // A renewal belongs to a session this tab has; a tab without one waits for a sign-in.
         if (

@@ -144,7 +144,7 @@ export class SignIn {
     this.redirectWatch = setTimeout(() => {
       const visible =
         (globalThis as { document?: Document }).document?.visibilityState !== 'hidden';
-      if (this.core.activation.stopped) return;
+      if (this.core.stopped) return;
       if (this.core.snapshot.status !== leaving) return moved();
       // A hidden page may still be on its way out: look again later, rather than never.
       if (!visible) return this.watchRedirect(leaving, stayed, moved);

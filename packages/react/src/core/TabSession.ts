@@ -52,7 +52,7 @@ export class TabSession {
     globalThis.addEventListener('pageshow', onPageShow);
     globalThis.addEventListener('visibilitychange', onVisible);
     const unwatch = this.core.records().watch(() => this.recheck(true));
-    this.core.activation.teardown.push(
+    this.core.teardown.push(
       () => globalThis.removeEventListener('pageshow', onPageShow),
       () => globalThis.removeEventListener('visibilitychange', onVisible),
       unwatch,
@@ -66,7 +66,7 @@ export class TabSession {
    */
   recheck(recordChanged = false): void {
     const { status } = this.core.snapshot;
-    if (this.core.activation.stopped) return;
+    if (this.core.stopped) return;
     const record = this.core.records().read();
     if (status === 'unauthenticated' || (status === 'error' && this.core.snapshot.user === null)) {
       // Another tab wrote a session's record, maybe after this tab settled signed out or failed to
@@ -114,7 +114,7 @@ export class TabSession {
     } catch {
       await this.core.userStorage.clearUser();
     }
-    if (this.core.epoch !== epoch || this.core.activation.stopped) return;
+    if (this.core.epoch !== epoch || this.core.stopped) return;
     let user: User | null = null;
     if (stored !== null && this.isCurrent(stored, record)) {
       user = stored.user;
@@ -128,13 +128,13 @@ export class TabSession {
           'session-request',
           this.core.environment.tabSessionWait ?? 150,
         );
-        if (this.core.epoch !== epoch || this.core.activation.stopped) return;
+        if (this.core.epoch !== epoch || this.core.stopped) return;
         // The session arrived meanwhile (a `signed-in` message): nothing left to do.
         if (this.core.session !== null && this.core.snapshot.status === 'authenticated') return;
         if (shared !== null) user = await this.core.parts.sharing.adopt(shared);
       }
     }
-    if (this.core.epoch !== epoch || this.core.activation.stopped) return;
+    if (this.core.epoch !== epoch || this.core.stopped) return;
     if (user === null) {
       // No session is no news to a sign-in begun meanwhile: its own outcome settles the state.
       if (this.core.parts.signIn.signingIn !== undefined) return;
