@@ -3,7 +3,7 @@ import type { RefreshState } from 'oidc-client-ts';
 import { authError } from './errors';
 import { maxRenewRetries } from './Renewal';
 import type { SessionRecord } from './sessionRecord';
-import { refusalsBeforeUse } from './refusalsBeforeUse';
+import { refusalsBeforeUse, tokenEndpointRefusal } from './refusalsBeforeUse';
 import { toAuthError } from './toAuthError';
 import { randomId } from './randomId';
 import type { SessionCore } from './SessionCore';
@@ -11,20 +11,6 @@ import type { SessionCore } from './SessionCore';
 /** oidc-client-ts's refresh of a given user, which `signinSilent` runs for the stored one. */
 interface RefreshingManager {
   _useRefreshToken(args: { state: RefreshState; timeoutInSeconds: number }): Promise<User>;
-}
-
-/** The error code of a token-endpoint refusal, or undefined when `error` is not one. */
-function tokenEndpointRefusal(error: unknown): string | undefined {
-  const answer = (error as { name?: unknown; error?: unknown; form?: unknown } | null) ?? {};
-  if (answer.name === 'ErrorResponse' && answer.form !== undefined) return answer.error as string;
-  if (answer.name !== 'ErrorDPoPNonce') return undefined;
-  try {
-    // Its message is the answer's JSON body, as oidc-client-ts read it.
-    const body = JSON.parse((error as Error).message) as { error?: unknown } | null;
-    return typeof body?.error === 'string' ? body.error : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

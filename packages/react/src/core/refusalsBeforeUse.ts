@@ -13,3 +13,17 @@ export const refusalsBeforeUse: ReadonlySet<string> = new Set([
   'use_dpop_nonce',
   'temporarily_unavailable',
 ]);
+
+/** The error code of a token-endpoint refusal, or undefined when `error` is not one. */
+export function tokenEndpointRefusal(error: unknown): string | undefined {
+  const answer = (error as { name?: unknown; error?: unknown; form?: unknown } | null) ?? {};
+  if (answer.name === 'ErrorResponse' && answer.form !== undefined) return answer.error as string;
+  if (answer.name !== 'ErrorDPoPNonce') return undefined;
+  try {
+    // Its message is the answer's JSON body, as oidc-client-ts read it.
+    const body = JSON.parse((error as Error).message) as { error?: unknown } | null;
+    return typeof body?.error === 'string' ? body.error : undefined;
+  } catch {
+    return undefined;
+  }
+}
