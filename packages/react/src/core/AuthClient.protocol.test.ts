@@ -18,6 +18,7 @@ import type { FakeUser } from '../../test/support/FakeProvider';
 
 const bob: FakeUser = { sub: 'bob', name: 'Bob Stone', email: 'bob@example.com', roles: ['user'] };
 import type { AuthClient } from './AuthClient';
+import { maxRetryAfter } from './retryAfter';
 
 // The session protocol (design: "Session protocol"), one describe per rule. Each test here failed
 // on the engine before the protocol was built.
@@ -156,17 +157,19 @@ describe('1. a refresh token is presented at most once, by any tab, ever', () =>
   );
 
   // Answers that are not the token endpoint's JSON (a proxy's or a server's page, a rate limit): no
-  // `error` says the token went unused, so it stays spent. Retry-After is not read.
+  // `error` says the token went unused, so it stays spent. The next try comes `wait` s later: the
+  // 429's Retry-After holds it back (rule 5).
   test.each([
-    ['an HTML 500 page', () => page('<!doctype html><title>Oops</title>', 500, 'text/html')],
+    ['an HTML 500 page', () => page('<!doctype html><title>Oops</title>', 500, 'text/html'), 11],
     [
       'a 429 with Retry-After',
       () => page('Slow down', 429, 'text/plain', { 'Retry-After': '120' }),
+      121,
     ],
-    ['an HTML 200 page', () => page('<!doctype html><title>Sign in</title>', 200, 'text/html')],
+    ['an HTML 200 page', () => page('<!doctype html><title>Sign in</title>', 200, 'text/html'), 11],
   ])(
     'a refresh answered with %s is renew_failed: the token stays spent, a silent authorize recovers',
-    async (_, answer) => {
+    async (_, answer, wait) => {
       vi.useFakeTimers({ toFake: ['Date'] });
       harness = createHarness();
       const { client } = await signedInTab();
@@ -179,7 +182,7 @@ describe('1. a refresh token is presented at most once, by any tab, ever', () =>
       expect(client.getSnapshot().user).toBe(user);
 
       harness.provider.options.refreshAnswer = undefined;
-      later();
+      later(wait);
       await client.renew();
       expect(harness.provider.presentations(token)).toBe(1);
       expect(harness.silentAuthorizations).toHaveLength(1);
@@ -702,6 +705,114 @@ describe('5. bounded renewal', () => {
     await client.renew();
     expect(harness.provider.count('refresh')).toBe(2);
     expect(client.getSnapshot().status).toBe('authenticated');
+  });
+
+  /** A 503 `temporarily_unavailable` (the token went unused: it stays current) that asks to wait. */
+  function unavailable(retryAfter: string) {
+    return () =>
+      page(JSON.stringify({ error: 'temporarily_unavailable' }), 503, 'application/json', {
+        'Retry-After': retryAfter,
+      });
+  }
+
+  /** A tab whose refresh was just answered by `answer`; timers faked, the floor of rule 5 passed. */
+  async function refusedTab(answer: () => Response, providerOptions = {}) {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    harness = createHarness(providerOptions);
+    const { client } = await signedInTab();
+    await runFor(11);
+    const token = client.getSnapshot().user?.refresh_token as string;
+    harness.provider.options.refreshAnswer = answer;
+    await expect(client.renew()).rejects.toMatchObject({ code: 'renew_failed' });
+    harness.provider.options.refreshAnswer = undefined;
+    return { client, token };
+  }
+
+  test('a refresh answered 429 with Retry-After: 30: no token request leaves for 30 s, from the retry timer or a renew()', async () => {
+    const { client } = await refusedTab(() =>
+      page('Slow down', 429, 'text/plain', { 'Retry-After': '30' }),
+    );
+    const user = client.getSnapshot().user;
+    const sent = harness.provider.providerRequests();
+    await runFor(20);
+    expect(harness.silentAuthorizations).toEqual([]);
+    expect(harness.provider.providerRequests()).toBe(sent);
+    // Asked for within the wait (an API's 401): the tokens there are, and nothing sent.
+    expect((await client.renew())?.access_token).toBe(user?.access_token);
+    await runFor(9);
+    expect(harness.silentAuthorizations).toEqual([]);
+    expect(harness.provider.providerRequests()).toBe(sent);
+    await runFor(2);
+    // Past the wait: the token the 429 left spent is not sent again; a silent authorize renews.
+    await client.renew();
+    expect(harness.silentAuthorizations).toHaveLength(1);
+    expect(harness.provider.count('refresh')).toBe(1);
+    expect(client.getSnapshot().status).toBe('authenticated');
+    expect(client.getSnapshot().user?.access_token).not.toBe(user?.access_token);
+  });
+
+  test('a refresh answered 503 with Retry-After as an HTTP-date: the retry timer sends the token again no sooner', async () => {
+    const { client, token } = await refusedTab(() =>
+      unavailable(new Date(Date.now() + 45_000).toUTCString())(),
+    );
+    // The date counts whole seconds: the wait ends 44 to 45 s after the answer.
+    await runFor(43);
+    expect(harness.provider.presentations(token)).toBe(1);
+    await runFor(3);
+    await vi.waitFor(() => expect(harness.provider.presentations(token)).toBe(2));
+    expect(harness.silentAuthorizations).toEqual([]);
+    expect(client.getSnapshot().status).toBe('authenticated');
+  });
+
+  test('a malformed Retry-After is ignored: the retry keeps its usual pace', async () => {
+    // `Date.parse` alone takes this for a date 73 years ahead.
+    const { token } = await refusedTab(unavailable('in 2099'));
+    await runFor(12);
+    await vi.waitFor(() => expect(harness.provider.presentations(token)).toBe(2));
+  });
+
+  test.each([
+    ['a day in seconds', '86400'],
+    ['a date decades ahead', 'Sun, 06 Nov 2094 08:49:37 GMT'],
+  ])('a Retry-After of %s is capped at 10 minutes', async (_, value) => {
+    const { client, token } = await refusedTab(unavailable(value));
+    await vi.advanceTimersByTimeAsync(maxRetryAfter - 15_000);
+    expect(harness.provider.presentations(token)).toBe(1);
+    await runFor(20);
+    await vi.waitFor(() => expect(harness.provider.presentations(token)).toBe(2));
+    expect(client.getSnapshot().status).toBe('authenticated');
+  });
+
+  test("a Retry-After past the access token's expiry holds renewal back until the expiry only", async () => {
+    // Signed in at 0 with tokens for 120 s; refused at 11 s, asked to wait an hour.
+    const { client, token } = await refusedTab(unavailable('3600'), { accessTokenTtl: 120 });
+    await runFor(105);
+    expect(harness.provider.presentations(token)).toBe(1);
+    await runFor(10);
+    await vi.waitFor(() => expect(harness.provider.presentations(token)).toBe(2));
+    expect(client.getSnapshot().status).toBe('authenticated');
+    expect(client.getSnapshot().user?.expired).toBe(false);
+  });
+
+  test('the wait holds in every tab: another tab asked to renew within it sends nothing', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness();
+    const { client } = await signedInTab();
+    const other = await openTab();
+    expect(other.getSnapshot().status).toBe('authenticated');
+    later();
+    harness.provider.options.refreshAnswer = unavailable('60');
+    await expect(client.renew()).rejects.toMatchObject({ code: 'renew_failed' });
+    harness.provider.options.refreshAnswer = undefined;
+    later(30);
+    const kept = other.getSnapshot().user?.access_token;
+    expect((await other.renew())?.access_token).toBe(kept);
+    expect(harness.provider.count('refresh')).toBe(1);
+    expect(harness.silentAuthorizations).toEqual([]);
+    later(31);
+    await other.renew();
+    expect(harness.provider.count('refresh')).toBe(2);
+    expect(other.getSnapshot().user?.access_token).not.toBe(kept);
   });
 
   test('a huge expires_in does not overflow the timer into an immediate renewal', async () => {

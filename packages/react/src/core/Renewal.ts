@@ -78,10 +78,17 @@ export class Renewal {
     this.renewAt(Date.now() + delay);
   }
 
-  /** Renews at `wanted`, never sooner than the session's last token request allows (rule 5). */
+  /**
+   * Renews at `wanted`, never sooner than the session's last token request allows (rule 5), nor
+   * than the provider asked (`Retry-After`).
+   */
   renewAt(wanted: number): void {
-    const last = this.core.records().read()?.requested ?? 0;
-    const at = Math.max(wanted, last + minRequestInterval);
+    const record = this.core.records().read();
+    const at = Math.max(
+      wanted,
+      (record?.requested ?? 0) + minRequestInterval,
+      record?.notBefore ?? 0,
+    );
     this.renewTimer.schedule(at, () => void this.renew().catch(() => undefined));
   }
 

@@ -19,10 +19,16 @@ export type RefreshDecision =
 export class RefreshGuard {
   constructor(private readonly records: SessionRecords) {}
 
-  /** Whether the session's last token request left under `minRequestInterval` ago. */
+  /**
+   * Whether the session's last token request left under `minRequestInterval` ago, or the provider
+   * asked it to wait longer (`holdOff`).
+   */
   tooSoon(record: SessionRecord, now = Date.now()): boolean {
     // A clock set back makes `requested` lie in the future: that must not block renewal for good.
-    return now >= record.requested && now - record.requested < minRequestInterval;
+    return (
+      now >= record.requested &&
+      (now - record.requested < minRequestInterval || now < (record.notBefore ?? 0))
+    );
   }
 
   /** Decides whether `refreshToken` of `session` may be sent now; on 'send' marks it spent. */
@@ -45,6 +51,12 @@ export class RefreshGuard {
    */
   startRequest(record: SessionRecord): void {
     this.records.write({ ...record, requested: Date.now() });
+  }
+
+  /** Holds the session's token requests back until `until` (ms since the epoch), in every tab. */
+  holdOff(session: string | null, until: number): void {
+    const record = this.records.read();
+    if (record?.session === session) this.records.write({ ...record, notBefore: until });
   }
 
   /** Whether `refreshToken` is the one the record says may be sent next. */

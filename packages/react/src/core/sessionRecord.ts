@@ -10,6 +10,8 @@ export interface SessionRecord {
   readonly refresh: string | null;
   /** When the session's last token request left, in ms since the epoch. */
   readonly requested: number;
+  /** No token request before this time (ms since the epoch): the provider's `Retry-After`. */
+  readonly notBefore?: number;
 }
 
 /** At most one token request per session in this many ms, whatever the provider answers. */
@@ -92,7 +94,12 @@ function parseRecord(text: string | null): SessionRecord | null {
     ) {
       return null;
     }
-    return { session: value.session, refresh: value.refresh, requested: value.requested };
+    return {
+      session: value.session,
+      refresh: value.refresh,
+      requested: value.requested,
+      ...(typeof value.notBefore === 'number' && { notBefore: value.notBefore }),
+    };
   } catch {
     return null;
   }
