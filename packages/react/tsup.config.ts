@@ -129,6 +129,7 @@ const internalMembers = [
   'holdOff',
   'heedingRetryAfter',
   'providerWait',
+  'retryAfterHold',
   'watching',
   'startRequest',
   'settle',

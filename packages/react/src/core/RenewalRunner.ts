@@ -6,7 +6,7 @@ import type { SessionRecord } from './sessionRecord';
 import { refusalsBeforeUse, tokenEndpointRefusal } from './refusalsBeforeUse';
 import { toAuthError } from './toAuthError';
 import { randomId } from './randomId';
-import { watchRetryAfter } from './retryAfter';
+import { RetryAfterHold } from './retryAfter';
 import type { SessionCore } from './SessionCore';
 
 /** oidc-client-ts's refresh of a given user, which `signinSilent` runs for the stored one. */
@@ -22,10 +22,7 @@ interface RefreshingManager {
 export class RenewalRunner {
   constructor(private readonly core: SessionCore) {}
 
-  /** The wait the token endpoint's last answer asked for (`Retry-After`), in ms. */
-  providerWait = 0;
-
-  private watching = false;
+  private readonly retryAfterHold = new RetryAfterHold();
 
   /** One renewal, under the cross-tab lock; `Renewal.renew` makes sure only one runs. */
   async runRenew(): Promise<User | null> {
@@ -41,7 +38,9 @@ export class RenewalRunner {
       const user =
         followed ??
         (await this.core.withNamedLock('renew', () =>
-          this.heedingRetryAfter(() => this.renewHoldingLock(before, epoch)),
+          this.retryAfterHold.heedingRetryAfter(this.core, () =>
+            this.renewHoldingLock(before, epoch),
+          ),
         ));
       this.core.renewal.renewRetries = 0;
       return user;
@@ -259,34 +258,6 @@ export class RenewalRunner {
       silentRequestTimeoutInSeconds: this.core.authConfig.timeout / 1000,
     });
     return this.renewed(user, record.session, epoch);
-  }
-
-  /**
-   * Runs `renew` under the lock. A token request it sends answered 429 or 503 with a `Retry-After`
-   * holds the session's next one back that long, in every tab; never past the access token's
-   * expiry, though, where the last attempt goes anyway (`Renewal.scheduleRetry`).
-   */
-  async heedingRetryAfter<T>(renew: () => Promise<T>): Promise<T> {
-    const session = this.core.session;
-    if (!this.watching) {
-      this.watching = true;
-      watchRetryAfter(this.core.manager, (wait) => {
-        this.providerWait = wait;
-      });
-    }
-    this.providerWait = 0;
-    try {
-      return await renew();
-    } catch (error) {
-      if (this.providerWait > 0) {
-        const expiresAt = this.core.snapshot.user?.expires_at ?? Infinity;
-        this.core.parts.guard.holdOff(
-          session,
-          Math.min(Date.now() + this.providerWait, expiresAt * 1000 + 1000),
-        );
-      }
-      throw error;
-    }
   }
 
   async renewed(user: User | null, session: string, epoch: number): Promise<User | null> {

@@ -1,4 +1,5 @@
 import type { UserManager } from 'oidc-client-ts';
+import type { SessionCore } from './SessionCore';
 
 /** The longest a `Retry-After` holds the session's token requests back, in ms. */
 export const maxRetryAfter = 600_000;
@@ -51,4 +52,40 @@ interface JsonServiceInside {
 interface OidcClientInside {
   _tokenClient?: { _jsonService?: JsonServiceInside };
   _validator?: { _tokenClient?: { _jsonService?: JsonServiceInside } };
+}
+
+/** What a renewal does with the provider's `Retry-After` (rule 5 of the session protocol). */
+export class RetryAfterHold {
+  /** The wait the token endpoint's last answer asked for, in ms. */
+  private providerWait = 0;
+
+  private watching = false;
+
+  /**
+   * Runs `renew`. A token request it sends answered 429 or 503 with a `Retry-After` holds the
+   * session's next one back that long, in every tab; never past the access token's expiry, though,
+   * where the last attempt goes anyway (`Renewal.scheduleRetry`).
+   */
+  async heedingRetryAfter<T>(core: SessionCore, renew: () => Promise<T>): Promise<T> {
+    const session = core.session;
+    if (!this.watching) {
+      this.watching = true;
+      watchRetryAfter(core.manager, (wait) => {
+        this.providerWait = wait;
+      });
+    }
+    this.providerWait = 0;
+    try {
+      return await renew();
+    } catch (error) {
+      if (this.providerWait > 0) {
+        const expiresAt = core.snapshot.user?.expires_at ?? Infinity;
+        core.parts.guard.holdOff(
+          session,
+          Math.min(Date.now() + this.providerWait, expiresAt * 1000 + 1000),
+        );
+      }
+      throw error;
+    }
+  }
 }
