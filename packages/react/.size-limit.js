@@ -29,7 +29,7 @@ const entries = [
     import: '{ AuthProvider, useAuth, SignInButton, RequireAuth }',
     ignore: outside,
     gzip: true,
-    limit: '15897 B',
+    limit: '16392 B',
   },
   {
     name: '@oidc-kit/react (everything, oidc-client-ts external)',
@@ -37,7 +37,7 @@ const entries = [
     import: '*',
     ignore: outside,
     gzip: true,
-    limit: '19261 B',
+    limit: '19728 B',
   },
   {
     name: '@oidc-kit/react typical entry (AuthProvider, useAuth, SignInButton, RequireAuth), oidc-client-ts bundled',
@@ -48,7 +48,7 @@ const entries = [
     },
     ignore: ['react', 'react-dom', 'react-router', 'jose'],
     gzip: true,
-    limit: '32877 B',
+    limit: '33327 B',
   },
   {
     name: '@oidc-kit/react (everything, oidc-client-ts bundled)',
@@ -59,7 +59,7 @@ const entries = [
     },
     ignore: ['react', 'react-dom', 'react-router', 'jose'],
     gzip: true,
-    limit: '36131 B',
+    limit: '36612 B',
   },
   {
     name: '@oidc-kit/react/testing',
@@ -96,13 +96,13 @@ export default [
     path: 'dist/IdleClock-*.js',
     ignore: outside,
     gzip: true,
-    limit: '1395 B',
+    limit: '1393 B',
   },
   {
     name: '@oidc-kit/react DPoP (a chunk loaded only when dpop is set)',
     path: 'dist/DPoP-*.js',
     ignore: outside,
     gzip: true,
-    limit: '1825 B',
+    limit: '1828 B',
   },
 ];
