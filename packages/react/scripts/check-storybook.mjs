@@ -55,6 +55,16 @@ mkdirSync(shots, { recursive: true });
 async function dialogProblems(page) {
   const dialog = page.locator('[role=alertdialog], [role=dialog]').first();
   if ((await dialog.count()) === 0) return [];
+  // A page in the dark colour scheme gets a dark dialog, not a white one over it.
+  const scheme = await dialog.evaluate((element) => {
+    const style = getComputedStyle(element);
+    const [r, g, b] = style.backgroundColor.match(/[\d.]+/g).map(Number);
+    return {
+      dark: style.colorScheme === 'dark',
+      background: style.backgroundColor,
+      luminance: (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255,
+    };
+  });
   await page.emulateMedia({ forcedColors: 'active' });
   const edge = await dialog.evaluate((element) => {
     const style = getComputedStyle(element);
@@ -72,6 +82,9 @@ async function dialogProblems(page) {
   });
   await page.setViewportSize(size);
   return [
+    ...(scheme.dark && scheme.luminance > 0.5
+      ? [`the page's colour scheme is dark, the dialog is light (${scheme.background})`]
+      : []),
     ...(edge
       ? []
       : ['forced colours: the dialog has no border or outline, so nothing shows its edge']),

@@ -67,3 +67,17 @@ export const LongerText: Story = {
   },
   decorators: [withMockAuth({ user, idleWarning: 60_000 })],
 };
+/** In a page with a dark colour scheme (`color-scheme: dark`), the warning's own look is dark too. */
+export const DarkPage: Story = {
+  name: 'In a dark page',
+  decorators: [
+    withMockAuth({ user, idleWarning: 60_000 }),
+    (Story) => (
+      <div
+        style={{ colorScheme: 'dark', background: '#121212', color: '#e6e6e6', padding: '1rem' }}
+      >
+        <Story />
+      </div>
+    ),
+  ],
+};

@@ -53,8 +53,9 @@ const dialogLook: CSSProperties = {
   borderRadius: '0.75rem',
   // Invisible, except in forced colours, where it is the only edge left (no background, no shadow).
   border: '1px solid transparent',
-  background: '#fff',
-  color: '#1b2330',
+  // The page's colour scheme's own (`color-scheme`): white and black in a light page, dark in a dark one.
+  background: 'Canvas',
+  color: 'CanvasText',
   boxShadow: '0 10px 30px rgb(0 0 0 / 0.25)',
 };
 
