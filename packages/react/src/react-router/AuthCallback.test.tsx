@@ -17,26 +17,20 @@ afterEach(() => {
 });
 
 describe('AuthCallback', () => {
-  test('outside AuthProvider it throws, naming itself and the fix', () => {
+  test('outside AuthProvider it throws, naming itself and the fix, for a router whose loaders hold the client too', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    expect(() =>
+    const renderAlone = () =>
       render(
         <MemoryRouter>
           <AuthCallback />
         </MemoryRouter>,
-      ),
-    ).toThrow(/^AuthCallback\(\) must be used inside <AuthProvider>\. Wrap your app in/);
-  });
-
-  test('outside AuthProvider, the fix it names fits a router whose loaders hold the client', () => {
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    expect(() =>
-      render(
-        <MemoryRouter>
-          <AuthCallback />
-        </MemoryRouter>,
-      ),
-    ).toThrow(/<AuthProvider client=\{\.\.\.\}> with the AuthClient your router's loaders use/);
+      );
+    expect(renderAlone).toThrow(
+      /^AuthCallback\(\) must be used inside <AuthProvider>\. Wrap your app in/,
+    );
+    expect(renderAlone).toThrow(
+      /<AuthProvider client=\{\.\.\.\}> with the AuthClient your router's loaders use/,
+    );
   });
 
   test('shows progress while the callback is processed', () => {
