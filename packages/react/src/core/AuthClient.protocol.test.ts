@@ -815,6 +815,38 @@ describe('5. bounded renewal', () => {
     expect(other.getSnapshot().user?.access_token).not.toBe(kept);
   });
 
+  test("a silent authorize's code exchange answered 429 with Retry-After holds the next one back as long", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness();
+    const { client } = await signedInTab();
+    later();
+    // A refresh answered with a page: the token stays spent, the next renewal authorizes silently.
+    harness.provider.options.refreshAnswer = () => page('Oops', 500, 'text/html');
+    await expect(client.renew()).rejects.toMatchObject({ code: 'renew_failed' });
+    harness.provider.options.refreshAnswer = undefined;
+    // The provider rate-limits the code exchange of the silent authorize that follows.
+    const fetchProvider = harness.provider.fetch;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      const body = init?.body instanceof URLSearchParams ? init.body : new URLSearchParams();
+      if (body.get('grant_type') === 'authorization_code') {
+        return page('Slow down', 429, 'text/plain', { 'Retry-After': '60' });
+      }
+      return fetchProvider(input, init);
+    });
+    later();
+    await expect(client.renew()).rejects.toMatchObject({ code: 'renew_failed' });
+    expect(harness.silentAuthorizations).toHaveLength(1);
+    vi.stubGlobal('fetch', fetchProvider);
+    later(30);
+    const kept = client.getSnapshot().user?.access_token;
+    expect((await client.renew())?.access_token).toBe(kept);
+    expect(harness.silentAuthorizations).toHaveLength(1);
+    later(31);
+    await client.renew();
+    expect(harness.silentAuthorizations).toHaveLength(2);
+    expect(client.getSnapshot().user?.access_token).not.toBe(kept);
+  });
+
   test('a huge expires_in does not overflow the timer into an immediate renewal', async () => {
     harness = createHarness({ expiresIn: 10_000_000_000 });
     const { client } = await signedInTab();
