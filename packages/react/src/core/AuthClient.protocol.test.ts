@@ -847,6 +847,24 @@ describe('5. bounded renewal', () => {
     expect(client.getSnapshot().user?.access_token).not.toBe(kept);
   });
 
+  test('a stored hold further ahead than any Retry-After (a record edited by hand) is not heeded: renewal goes on', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness();
+    const { client } = await signedInTab();
+    const key = Array.from({ length: harness.shared.length }, (_, index) =>
+      harness.shared.key(index),
+    ).find((name) => name?.startsWith('oidc-kit:session:'));
+    const record = JSON.parse(harness.shared.getItem(key as string) as string);
+    harness.shared.setItem(
+      key as string,
+      JSON.stringify({ ...record, notBefore: Date.now() + 365 * 24 * 3600 * 1000 }),
+    );
+    later();
+    const token = client.getSnapshot().user?.refresh_token as string;
+    await client.renew();
+    expect(harness.provider.presentations(token)).toBe(1);
+  });
+
   test('a huge expires_in does not overflow the timer into an immediate renewal', async () => {
     harness = createHarness({ expiresIn: 10_000_000_000 });
     const { client } = await signedInTab();

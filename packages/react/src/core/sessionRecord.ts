@@ -1,3 +1,5 @@
+import { maxRetryAfter } from './retryAfter';
+
 /**
  * The one record a session keeps in storage shared by the app's tabs (localStorage). It says which
  * refresh token may be sent next, never the token itself, so every tab can tell a current token
@@ -98,7 +100,10 @@ function parseRecord(text: string | null): SessionRecord | null {
       session: value.session,
       refresh: value.refresh,
       requested: value.requested,
-      ...(typeof value.notBefore === 'number' && { notBefore: value.notBefore }),
+      // A hold further ahead than any `Retry-After` is none of ours (a record edited by hand): it
+      // would stop renewal in every tab for good.
+      ...(typeof value.notBefore === 'number' &&
+        value.notBefore <= Date.now() + maxRetryAfter && { notBefore: value.notBefore }),
     };
   } catch {
     return null;
