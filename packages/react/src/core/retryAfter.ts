@@ -15,7 +15,8 @@ const httpDate = /^[a-z]{3,9},? [\w -]+ \d\d:\d\d:\d\d( GMT| \d{4})$/i;
  */
 export function retryAfter(response: Response, now = Date.now()): number {
   if (response.status !== 429 && response.status !== 503) return 0;
-  // Headers strip the whitespace around a value.
+  // Headers strip the whitespace around a value. A browser gives null for the header of another
+  // origin's answer that does not list it in `Access-Control-Expose-Headers`: no wait then.
   const value = response.headers.get('Retry-After') ?? '';
   const wait = /^\d+$/.test(value)
     ? Number(value) * 1000
