@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import type { Locator, Page } from '@playwright/test';
 import { e2e } from './stack';
-import { headerSignIn, signInFromHeader, snap, userName, watchConsole } from './support';
+import { headerSignIn, luminance, signInFromHeader, snap, userName, watchConsole } from './support';
 
 // The idle build: every tab signs out after 20 s without input in any of them, the warning 14 s
 // before (so it shows after 6 s). Its pages here call no API (the API answers the main build's origin only).
@@ -153,6 +153,21 @@ test('closing the idle warning leaves the page scrolled where the user was readi
     page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }),
   ).toBeFocused();
   expect(await page.evaluate(() => window.scrollY)).toBe(reading);
+  await context.close();
+});
+
+test('in a dark scheme the warning is dark too, and readable (axe colour contrast)', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ baseURL: e2e.idleApp, colorScheme: 'dark' });
+  const page = await context.newPage();
+  await signInFromHeader(page, 'alice', 'Alice Liddell');
+  await expect(warning(page)).toBeVisible({ timeout: 10_000 });
+  const background = await warning(page).evaluate(
+    (dialog) => getComputedStyle(dialog).backgroundColor,
+  );
+  expect(luminance(background)).toBeLessThan(0.05);
+  await snap(page, 'idle-warning-dark');
   await context.close();
 });
 

@@ -100,3 +100,11 @@ export async function snap(page: Page, name: string) {
 export function navLink(page: Page, name: string) {
   return page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
 }
+
+/** The relative luminance (WCAG 2.2) of a computed CSS colour, 0 for black to 1 for white. */
+export function luminance(colour: string): number {
+  const channels = (colour.match(/[\d.]+/g) ?? []).slice(0, 3).map((value) => Number(value) / 255);
+  expect(channels, `a colour, ${colour}`).toHaveLength(3);
+  const linear = channels.map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  return [0.2126, 0.7152, 0.0722].reduce((sum, weight, i) => sum + weight * (linear[i] ?? 0), 0);
+}

@@ -1,14 +1,19 @@
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
-import { atProviderLogin, fact, headerSignIn, logIn, navLink, snap, userName } from './support';
+import {
+  atProviderLogin,
+  fact,
+  headerSignIn,
+  logIn,
+  luminance,
+  navLink,
+  snap,
+  userName,
+} from './support';
 
-/** The relative luminance (WCAG 2.2) of the page's background, 0 for black to 1 for white. */
+/** The relative luminance of the page's background, 0 for black to 1 for white. */
 async function canvasLuminance(page: Page): Promise<number> {
-  const colour = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-  const channels = (colour.match(/[\d.]+/g) ?? []).slice(0, 3).map((value) => Number(value) / 255);
-  expect(channels, `the body's background, ${colour}`).toHaveLength(3);
-  const linear = channels.map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
-  return [0.2126, 0.7152, 0.0722].reduce((sum, weight, i) => sum + weight * (linear[i] ?? 0), 0);
+  return luminance(await page.evaluate(() => getComputedStyle(document.body).backgroundColor));
 }
 
 test.describe('a reader whose system asks for a dark scheme', () => {
