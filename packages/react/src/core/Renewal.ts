@@ -1,5 +1,5 @@
 import type { User } from 'oidc-client-ts';
-import { minRequestInterval } from './sessionRecord';
+import { nextRequestAt } from './sessionRecord';
 import { WallClockTimer } from './wallClockTimer';
 import type { SessionCore } from './SessionCore';
 
@@ -84,11 +84,7 @@ export class Renewal {
    */
   renewAt(wanted: number): void {
     const record = this.core.records().read();
-    const at = Math.max(
-      wanted,
-      (record?.requested ?? 0) + minRequestInterval,
-      record?.notBefore ?? 0,
-    );
+    const at = record === null ? wanted : Math.max(wanted, nextRequestAt(record));
     this.renewTimer.schedule(at, () => void this.renew().catch(() => undefined));
   }
 

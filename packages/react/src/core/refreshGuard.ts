@@ -1,4 +1,4 @@
-import { minRequestInterval, tokenId } from './sessionRecord';
+import { nextRequestAt, tokenId } from './sessionRecord';
 import type { SessionRecord, SessionRecords } from './sessionRecord';
 
 /** What the guard allows a tab to do with the refresh token it holds. */
@@ -25,10 +25,7 @@ export class RefreshGuard {
    */
   tooSoon(record: SessionRecord, now = Date.now()): boolean {
     // A clock set back makes `requested` lie in the future: that must not block renewal for good.
-    return (
-      now >= record.requested &&
-      (now - record.requested < minRequestInterval || now < (record.notBefore ?? 0))
-    );
+    return now >= record.requested && now < nextRequestAt(record);
   }
 
   /** Decides whether `refreshToken` of `session` may be sent now; on 'send' marks it spent. */

@@ -19,6 +19,14 @@ export interface SessionRecord {
 /** At most one token request per session in this many ms, whatever the provider answers. */
 export const minRequestInterval = 10_000;
 
+/**
+ * The earliest the session's next token request may leave (ms since the epoch): the floor after its
+ * last one (rule 5), or later when the provider asked (`Retry-After`).
+ */
+export function nextRequestAt(record: SessionRecord): number {
+  return Math.max(record.requested + minRequestInterval, record.notBefore ?? 0);
+}
+
 // Without shared storage (no localStorage) the record lives in this page only.
 const pageRecords = new Map<string, string>();
 
