@@ -35,6 +35,7 @@ const developmentTexts = [
   'must be used inside <AuthProvider>', // hooks
   'No user was stored', // handled texts
   'without the access token: that origin', // authFetch's warning
+  'AuthClient that was never started', // a token asked of a client never started
   'changed after it mounted', // AuthProvider's config warning
   'the auth configuration is invalid', // the development panel
   'could not load a chunk of its own code', // the lazy parts

@@ -151,3 +151,35 @@ describe('sign-in asked for while the session is being restored', () => {
     expect(storage.length).toBeGreaterThan(0);
   });
 });
+
+describe('a client asked for a token without start()', () => {
+  // The classic way there: `new AuthClient(config)` for route loaders or a data layer, and
+  // `<AuthProvider config={config}>`, which makes a client of its own; the first is never started.
+  test('says so in development, once, naming the fix: the request would go without the session', async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    await harness.signIn(harness.createClient(), { storage });
+    history.replaceState(null, '', '/');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const never = harness.createClient({ storage });
+    await never.fetch(`${harness.provider.apiOrigin}/me`);
+    await never.getAccessToken();
+    await never.getAuthHeaders(`${harness.provider.apiOrigin}/me`);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]?.[0])).toMatch(
+      /^oidc-kit: .*AuthClient that was never started.*<AuthProvider client=\{client\}>.*client\.start\(\)/,
+    );
+  });
+
+  test('stays silent in production, and once started, in development too', async () => {
+    harness = createHarness();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    vi.stubEnv('NODE_ENV', 'production');
+    await harness.createClient().getAccessToken();
+    vi.unstubAllEnvs();
+    const started = harness.createClient();
+    void started.start();
+    await started.getAccessToken();
+    expect(warn).not.toHaveBeenCalled();
+  });
+});

@@ -1,6 +1,7 @@
 import type { User } from 'oidc-client-ts';
 import { nextRequestAt } from './sessionRecord';
 import { WallClockTimer } from './wallClockTimer';
+import { warnNeverStarted } from './warnNeverStarted';
 import type { SessionCore } from './SessionCore';
 
 /** Failed renewals retried before an expired session ends. */
@@ -37,7 +38,13 @@ export class Renewal {
   async getAccessToken(): Promise<string | null> {
     // Asked while the page loads (a request on the first render): the session it is restoring, or
     // the sign-in its callback completes, first.
-    if (this.core.snapshot.status === 'loading') await this.core.activation?.catch(() => {});
+    if (this.core.snapshot.status === 'loading') {
+      // Never started: nothing restores the session, and null would send requests without it.
+      if (process.env.NODE_ENV !== 'production' && this.core.activation === undefined) {
+        warnNeverStarted(this.core);
+      }
+      await this.core.activation?.catch(() => {});
+    }
     const user = this.core.snapshot.user;
     if (user === null) return null;
     if (user.expires_in === undefined || user.expires_in > 5) return user.access_token;
