@@ -36,6 +36,7 @@ const developmentTexts = [
   'No user was stored', // handled texts
   'without the access token: that origin', // authFetch's warning
   'AuthClient that was never started', // a token asked of a client never started
+  'while this page completes a sign-in', // signIn() on the callback page
   'changed after it mounted', // AuthProvider's config warning
   'the auth configuration is invalid', // the development panel
   'could not load a chunk of its own code', // the lazy parts

@@ -152,6 +152,44 @@ describe('sign-in asked for while the session is being restored', () => {
   });
 });
 
+describe('sign-in asked for on the page that completes one', () => {
+  // An app that signs in whenever it is not signed in, without waiting for `isLoading`, asks on
+  // the callback page too: the page leaves for the provider again, whose session sends it back to
+  // the callback, and so on.
+  test('warns in development that the page leaves again, naming isLoading', async () => {
+    harness = createHarness();
+    const waiting = harness.nextRedirect();
+    void harness.createClient().signIn({ returnTo: '/orders' });
+    history.replaceState(null, '', harness.provider.authorize(await waiting));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const landing = harness.createClient();
+    // A child's effect runs before AuthProvider's: signIn() comes first, then start().
+    const leaving = harness.nextRedirect();
+    void landing.signIn();
+    void landing.start();
+    await leaving;
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]?.[0])).toMatch(
+      /^oidc-kit: signIn\(\) was called while this page completes a sign-in.*loop.*isLoading/,
+    );
+  });
+
+  test('says nothing for a sign-in asked for on another page, nor in production', async () => {
+    harness = createHarness();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const waiting = harness.nextRedirect();
+    // On a page that is no callback, while loading: a page that signs in at once, as it may.
+    void harness.createClient().signIn({ returnTo: '/orders' });
+    history.replaceState(null, '', harness.provider.authorize(await waiting));
+    expect(warn).not.toHaveBeenCalled();
+    vi.stubEnv('NODE_ENV', 'production');
+    const leaving = harness.nextRedirect();
+    void harness.createClient().signIn();
+    await leaving;
+    expect(warn).not.toHaveBeenCalled();
+  });
+});
+
 describe('a client asked for a token without start()', () => {
   // The classic way there: `new AuthClient(config)` for route loaders or a data layer, and
   // `<AuthProvider config={config}>`, which makes a client of its own; the first is never started.

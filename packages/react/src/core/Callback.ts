@@ -20,6 +20,11 @@ const authParams = [
 /** Callbacks under way in this page, by client id and URL (see `Callback.handleCallback`). */
 const callbacksInFlight = new Map<string, { owner: SessionCore; run: Promise<void> }>();
 
+/** Whether a callback of client `clientId` is being processed in this page. */
+export function callbackInFlight(clientId: string): boolean {
+  return [...callbacksInFlight.keys()].some((key) => key.startsWith(`${clientId}\n`));
+}
+
 /**
  * The redirect callback: the address cleaned before the code is exchanged, the `iss` checked, the
  * user landed on the path they asked for; a failure keeps the session there is (rule 6).

@@ -4,6 +4,7 @@ import { assertIssuer } from './assertIssuer';
 import { authError } from './errors';
 import { currentPath, safeReturnTo } from './returnTo';
 import { toAuthError } from './toAuthError';
+import { warnSignInOnCallback } from './warnSignInOnCallback';
 import { randomId } from './randomId';
 import type { SignInOptions } from './clientOptions';
 import type { SessionCore } from './SessionCore';
@@ -18,6 +19,7 @@ export class SignIn {
    */
   signIn(options: SignInOptions = {}): Promise<void> {
     if (this.signingIn !== undefined) return this.signingIn;
+    if (process.env.NODE_ENV !== 'production') warnSignInOnCallback(this.core);
     const running: Promise<void> = this.runSignIn(options).finally(() => {
       // The redirect watch may have let go of this sign-in, and a newer one begun since.
       if (this.signingIn === running) this.signingIn = undefined;
