@@ -6,6 +6,7 @@ import { appOrigin, createHarness } from '../test/support/harness';
 import { unhandledRejectionsDuring } from '../test/support/unhandledRejections';
 import type { Harness } from '../test/support/harness';
 import { AuthProvider } from './AuthProvider';
+import type { AuthContextValue } from './authContext';
 import { RequireAuth } from './components/RequireAuth';
 import { useAuth } from './hooks/useAuth';
 import { createMockAuthClient, createTestUser } from './testing';
@@ -265,6 +266,47 @@ describe('AuthProvider', () => {
     expect(String(warn.mock.calls[0]?.[0])).toMatch(/client_id/);
     expect(String(warn.mock.calls[0]?.[0])).toMatch(/key=/);
   });
+  test('warns in development when a re-render brings a new client with the same settings', async () => {
+    // `<AuthProvider client={new AuthClient(config)}>` in a component that renders again: each
+    // client restores the session anew (with storage 'memory', it is lost), with no message.
+    harness = createHarness();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const app = (client: AuthContextValue) => (
+      <AuthProvider client={client}>
+        <Status />
+      </AuthProvider>
+    );
+    const { rerender } = render(app(harness.createClient()));
+    await waitFor(() =>
+      expect(screen.getByLabelText('status').textContent).toBe('unauthenticated'),
+    );
+    rerender(app(harness.createClient()));
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]?.[0])).toMatch(
+      /^oidc-kit: <AuthProvider> got a new client with the same settings.*useState\(\(\) => new AuthClient\(config\)\)/,
+    );
+    rerender(app(harness.createClient()));
+    expect(warn).toHaveBeenCalledTimes(1);
+  });
+
+  test('a client with other settings (another tenant), a mock, or production: no warning', () => {
+    harness = createHarness();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const app = (client: AuthContextValue) => (
+      <AuthProvider client={client}>
+        <Status />
+      </AuthProvider>
+    );
+    const { rerender } = render(app(harness.createClient()));
+    rerender(app(harness.createClient({ config: { client_id: 'tenant-b' } })));
+    rerender(app(createMockAuthClient({ state: 'unauthenticated' })));
+    rerender(app(createMockAuthClient({ state: 'unauthenticated' })));
+    vi.stubEnv('NODE_ENV', 'production');
+    const { rerender: again } = render(app(harness.createClient()));
+    again(app(harness.createClient()));
+    expect(warn).not.toHaveBeenCalled();
+  });
+
   test('an inline config around a ready UserManager re-renders without a crash or a warning', () => {
     harness = createHarness();
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);

@@ -12,6 +12,7 @@ import { reportRejection } from './reportRejection';
 import type { AuthContextValue } from './authContext';
 import { ConfigErrorPanel } from './ConfigErrorPanel';
 import { useConfigChangeWarning } from './warnConfigChange';
+import { useNewClientWarning } from './warnNewClient';
 
 /** Props of {@link AuthProvider}: a configuration, or a client you created. */
 export type AuthProviderProps = {
@@ -113,6 +114,8 @@ export function AuthProvider(props: AuthProviderProps): ReactNode {
   // or on none; production bundles drop it.
   // eslint-disable-next-line react-hooks/rules-of-hooks
   if (process.env.NODE_ENV !== 'production') useConfigChangeWarning(props.config);
+  // eslint-disable-next-line react-hooks/rules-of-hooks
+  if (process.env.NODE_ENV !== 'production') useNewClientWarning(props.client);
 
   if (process.env.NODE_ENV !== 'production' && own.configError !== null) {
     return <ConfigErrorPanel error={own.configError} />;

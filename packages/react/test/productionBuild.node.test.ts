@@ -38,6 +38,7 @@ const developmentTexts = [
   'AuthClient that was never started', // a token asked of a client never started
   'while this page completes a sign-in', // signIn() on the callback page
   'changed after it mounted', // AuthProvider's config warning
+  'got a new client with the same settings', // AuthProvider's client warning
   'the auth configuration is invalid', // the development panel
   'could not load a chunk of its own code', // the lazy parts
 ];
