@@ -51,6 +51,15 @@ export function checkConfigShape(config: unknown, origin: string | undefined): v
     'authority',
     'Set it to your provider\'s issuer URL, e.g. "https://login.example.com/realms/app".',
   );
+  // oidc-client-ts appends the discovery path itself: given here too, it asks for it twice.
+  const authority = input.authority as string;
+  const discovery = /\/\.well-known\/openid-configuration\/?$/.exec(authority);
+  if (discovery !== null) {
+    throw configInvalid(
+      'authority',
+      `is the URL of the discovery document, not the issuer: use ${showValue(authority.slice(0, discovery.index))} (got ${showValue(authority)}). oidc-kit reads the discovery document from there.`,
+    );
+  }
   requireString(input, 'client_id', 'Use the client id your provider shows for this app.');
   requireString(
     input,

@@ -369,6 +369,27 @@ describe('unknown keys (development builds)', () => {
   });
 });
 
+describe('an authority given as its discovery document (development builds)', () => {
+  // oidc-client-ts appends /.well-known/openid-configuration to `authority`; given it already, the
+  // discovery request goes to the path twice, and the issuer check could never pass.
+  test.each([
+    'https://login.example.com/realms/app/.well-known/openid-configuration',
+    'https://login.example.com/realms/app/.well-known/openid-configuration/',
+  ])('%s is config_invalid, with the issuer to use', (authority) => {
+    const error = failure({ ...valid, authority });
+    expect(error.field).toBe('authority');
+    expect(error.message).toContain(
+      'is the URL of the discovery document, not the issuer: use "https://login.example.com/realms/app"',
+    );
+  });
+
+  test('production builds leave it to discovery, as before', () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    const authority = 'https://login.example.com/.well-known/openid-configuration';
+    expect(() => validateConfig({ ...valid, authority }, { origin })).not.toThrow();
+  });
+});
+
 describe('validateConfig in a production build', () => {
   const docs = 'https://github.com/oidc-kit/oidc-kit/blob/main/docs/errors.md#config_invalid';
 
