@@ -2,6 +2,7 @@ import type { User } from 'oidc-client-ts';
 import type { AuthSnapshot } from './authState';
 import { isUnderWay } from './authState';
 import type { RoleReader } from './roles';
+import { warnRolesElsewhere } from './warnRolesElsewhere';
 
 /** What a user must have to see something. All given requirements must hold. */
 export interface AccessRequirements {
@@ -22,7 +23,10 @@ export function checkAccess(
   const { roles, scopes, when } = requirements;
   if (roles !== undefined && roles.length > 0) {
     const held = new Set(readRoles(user));
-    if (!roles.some((role) => held.has(role))) return false;
+    if (!roles.some((role) => held.has(role))) {
+      if (process.env.NODE_ENV !== 'production' && held.size === 0) warnRolesElsewhere(user, roles);
+      return false;
+    }
   }
   if (scopes !== undefined && scopes.length > 0) {
     const granted = new Set(user.scopes);

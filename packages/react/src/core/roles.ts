@@ -20,7 +20,8 @@ function at(claims: Record<string, unknown>, path: readonly string[]): unknown {
   return current;
 }
 
-function accessTokenClaims(user: User): Record<string, unknown> {
+/** The access token's claims when it is a JWT, else none. */
+export function accessTokenClaims(user: User): Record<string, unknown> {
   try {
     const claims: unknown = jwtDecode(user.access_token);
     return typeof claims === 'object' && claims !== null ? (claims as Record<string, unknown>) : {};
