@@ -55,4 +55,16 @@ describe('roles required, and the reader finds none where the provider put them'
     expect(checkAccess(keycloakUser(), { roles: ['admin'] }, defaultRoleReader)).toBe(false);
     expect(warn).not.toHaveBeenCalled();
   });
+
+  test('no warning when the app set its own reader: a user without the role is simply denied', () => {
+    // The reader in the config is the app's choice (a custom claim, or the provider's reader); a
+    // user it finds no role for is one without roles, whatever else the claims hold.
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const oktaUser = createTestUser({ claims: { groups: ['Everyone'] } });
+    const appRoles = roleReaders.claim('app_roles');
+    expect(checkAccess(oktaUser, { roles: ['admin'] }, appRoles)).toBe(false);
+    const withoutGroups = createTestUser({ claims: { groups: [] } });
+    expect(checkAccess(withoutGroups, { roles: ['admin'] }, roleReaders.okta())).toBe(false);
+    expect(warn).not.toHaveBeenCalled();
+  });
 });
