@@ -2,13 +2,14 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { StrictMode, useEffect } from 'react';
 import { UserManager } from 'oidc-client-ts';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { appOrigin, createHarness } from '../test/support/harness';
+import { appOrigin, createHarness, newStorage } from '../test/support/harness';
 import { unhandledRejectionsDuring } from '../test/support/unhandledRejections';
 import type { Harness } from '../test/support/harness';
 import { AuthProvider } from './AuthProvider';
 import type { AuthContextValue } from './authContext';
 import { RequireAuth } from './components/RequireAuth';
 import { useAuth } from './hooks/useAuth';
+import { useAuthFetch } from './hooks/useAuthFetch';
 import { createMockAuthClient, createTestUser } from './testing';
 
 let harness: Harness;
@@ -304,6 +305,40 @@ describe('AuthProvider', () => {
     vi.stubEnv('NODE_ENV', 'production');
     const { rerender: again } = render(app(harness.createClient()));
     again(app(harness.createClient()));
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  test("a child that fetches on mount, before the provider has started its client, sends the stored session's token, with no warning", async () => {
+    // Children's effects run before their parent's: the request leaves before AuthProvider's
+    // start(). With the engine already loaded (a loader, another provider, a remount with another
+    // client), it found a client never started: no token, and a warning that blamed the app.
+    harness = createHarness();
+    const storage = newStorage();
+    const { client: before } = await harness.signIn(harness.createClient(), { storage });
+    const token = before.getSnapshot().user?.access_token;
+    before.dispose();
+    const client = harness.createClient({ storage });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const sent: Array<string | null> = [];
+    function Orders() {
+      const authFetch = useAuthFetch();
+      useEffect(() => {
+        void authFetch(`${harness.provider.apiOrigin}/orders`).then(() => {
+          const calls = harness.provider.requests.filter(({ endpoint }) => endpoint === 'api');
+          sent.push(calls.at(-1)?.authorization ?? null);
+        });
+      }, [authFetch]);
+      return null;
+    }
+    render(
+      <StrictMode>
+        <AuthProvider client={client}>
+          <Orders />
+        </AuthProvider>
+      </StrictMode>,
+    );
+    await waitFor(() => expect(sent.length).toBeGreaterThan(0));
+    expect(sent[0]).toBe(`Bearer ${token}`);
     expect(warn).not.toHaveBeenCalled();
   });
 

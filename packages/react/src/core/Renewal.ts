@@ -39,6 +39,9 @@ export class Renewal {
     // Asked while the page loads (a request on the first render): the session it is restoring, or
     // the sign-in its callback completes, first.
     if (this.core.snapshot.status === 'loading') {
+      // Maybe not started yet: a child's effect runs before its AuthProvider's, which starts the
+      // client in the same pass; after this turn, a client still not started was never given one.
+      await Promise.resolve();
       // Never started: nothing restores the session, and null would send requests without it.
       if (process.env.NODE_ENV !== 'production' && this.core.activation === undefined) {
         warnNeverStarted(this.core);
