@@ -44,7 +44,18 @@ const pages = [
   ...readmesIn('examples'),
   'benchmarks/README.md',
 ].sort();
-const extensions = { ts: 'ts', tsx: 'tsx', js: 'js', jsx: 'jsx', json: 'json' };
+const extensions = {
+  ts: 'ts',
+  typescript: 'ts',
+  tsx: 'tsx',
+  js: 'js',
+  javascript: 'js',
+  jsx: 'jsx',
+  json: 'json',
+};
+// Not compiled: commands, output, Markdown. Any other language is a problem, so that a block in a
+// new one is not skipped unseen.
+const prose = new Set(['sh', 'bash', 'shell', 'console', 'text', 'md', 'markdown', 'diff']);
 const problems = [];
 const written = [];
 let fragments = 0;
@@ -68,13 +79,24 @@ for (const page of pages) {
   const text = readFileSync(join(root, page), 'utf8');
   const lines = text.split('\n');
   let index = 0;
-  // A fence may be indented (a block inside a list item); its body is dedented by as much.
-  for (const match of text.matchAll(/^( *)```(\w*)\n([\s\S]*?)^\1```$/gm)) {
-    const [, indent, language, body] = match;
-    const extension = extensions[language];
-    if (extension === undefined) continue;
+  // A fence may be indented (a block inside a list item); its body is dedented by as much. It
+  // may say more after its language (```ts title="app.ts"), and be longer or of tildes (CommonMark):
+  // each block must be found, or the ones after it would be read out of step.
+  for (const match of text.matchAll(
+    /^( *)(`{3,}|~{3,})([^\s`]*)[^\n]*\n([\s\S]*?)^\1\2[ \t]*$/gm,
+  )) {
+    const [, indent, , language, body] = match;
+    const extension = extensions[language.toLowerCase()];
     const fence = text.slice(0, match.index).split('\n').length; // 1-based line of the fence
     const at = `${page}:${fence}`;
+    if (extension === undefined) {
+      if (!prose.has(language.toLowerCase())) {
+        problems.push(
+          `${at}: a block ${language === '' ? 'without a language' : `in "${language}"`} is neither compiled nor known as prose: use ts, tsx, js, jsx or json for code, or one of ${[...prose].join(', ')}`,
+        );
+      }
+      continue;
+    }
     const marker = lines
       .slice(0, fence - 1)
       .findLast((line) => line.trim() !== '')
