@@ -2,7 +2,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { StrictMode, useEffect } from 'react';
 import { UserManager } from 'oidc-client-ts';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { appOrigin, createHarness, newStorage } from '../test/support/harness';
+import { appOrigin, createHarness } from '../test/support/harness';
 import { unhandledRejectionsDuring } from '../test/support/unhandledRejections';
 import type { Harness } from '../test/support/harness';
 import { AuthProvider } from './AuthProvider';
@@ -23,6 +23,15 @@ function Status({ label = 'status' }: { label?: string }) {
       {user ? ` as ${user.profile.name}` : ''}
       {error ? ` (${error.code})` : ''}
     </p>
+  );
+}
+
+/** The app a re-render test renders again and again: `client` under its provider. */
+function statusUnder(client: AuthContextValue) {
+  return (
+    <AuthProvider client={client}>
+      <Status />
+    </AuthProvider>
   );
 }
 
@@ -272,39 +281,29 @@ describe('AuthProvider', () => {
     // client restores the session anew (with storage 'memory', it is lost), with no message.
     harness = createHarness();
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const app = (client: AuthContextValue) => (
-      <AuthProvider client={client}>
-        <Status />
-      </AuthProvider>
-    );
-    const { rerender } = render(app(harness.createClient()));
+    const { rerender } = render(statusUnder(harness.createClient()));
     await waitFor(() =>
       expect(screen.getByLabelText('status').textContent).toBe('unauthenticated'),
     );
-    rerender(app(harness.createClient()));
+    rerender(statusUnder(harness.createClient()));
     expect(warn).toHaveBeenCalledTimes(1);
     expect(String(warn.mock.calls[0]?.[0])).toMatch(
       /^oidc-kit: <AuthProvider> got a new client with the same settings.*useState\(\(\) => new AuthClient\(config\)\)/,
     );
-    rerender(app(harness.createClient()));
+    rerender(statusUnder(harness.createClient()));
     expect(warn).toHaveBeenCalledTimes(1);
   });
 
   test('a client with other settings (another tenant), a mock, or production: no warning', () => {
     harness = createHarness();
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const app = (client: AuthContextValue) => (
-      <AuthProvider client={client}>
-        <Status />
-      </AuthProvider>
-    );
-    const { rerender } = render(app(harness.createClient()));
-    rerender(app(harness.createClient({ config: { client_id: 'tenant-b' } })));
-    rerender(app(createMockAuthClient({ state: 'unauthenticated' })));
-    rerender(app(createMockAuthClient({ state: 'unauthenticated' })));
+    const { rerender } = render(statusUnder(harness.createClient()));
+    rerender(statusUnder(harness.createClient({ config: { client_id: 'tenant-b' } })));
+    rerender(statusUnder(createMockAuthClient({ state: 'unauthenticated' })));
+    rerender(statusUnder(createMockAuthClient({ state: 'unauthenticated' })));
     vi.stubEnv('NODE_ENV', 'production');
-    const { rerender: again } = render(app(harness.createClient()));
-    again(app(harness.createClient()));
+    const { rerender: again } = render(statusUnder(harness.createClient()));
+    again(statusUnder(harness.createClient()));
     expect(warn).not.toHaveBeenCalled();
   });
 
@@ -313,10 +312,7 @@ describe('AuthProvider', () => {
     // start(). With the engine already loaded (a loader, another provider, a remount with another
     // client), it found a client never started: no token, and a warning that blamed the app.
     harness = createHarness();
-    const storage = newStorage();
-    const { client: before } = await harness.signIn(harness.createClient(), { storage });
-    const token = before.getSnapshot().user?.access_token;
-    before.dispose();
+    const { storage, token } = await harness.storedSession();
     const client = harness.createClient({ storage });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const sent: Array<string | null> = [];

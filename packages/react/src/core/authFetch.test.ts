@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { createHarness, newStorage } from '../../test/support/harness';
+import { createHarness } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
 import { passTokenFloor } from '../../test/support/passTokenFloor';
 
@@ -65,10 +65,7 @@ describe('authFetch', () => {
 
   test('a request made while the page restores the stored session (the first render) carries its token', async () => {
     harness = createHarness();
-    const storage = newStorage();
-    const { client: before } = await harness.signIn(harness.createClient(), { storage });
-    const token = before.getSnapshot().user?.access_token;
-    before.dispose();
+    const { storage, token } = await harness.storedSession();
     const client = harness.createClient({ storage });
     void client.start();
     expect(client.getSnapshot().status).toBe('loading');

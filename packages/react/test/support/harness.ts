@@ -163,6 +163,18 @@ export function createHarness(providerOptions: FakeProviderOptions = {}) {
     return { client: landed, callbackUrl };
   }
 
+  /**
+   * A tab's storage with a signed-in session in it, as an earlier page load left it, and that
+   * session's access token: what the next load of the page restores.
+   */
+  async function storedSession(): Promise<{ storage: Storage; token: string | undefined }> {
+    const storage = newStorage();
+    const { client } = await signIn(createClient(), { storage });
+    const token = client.getSnapshot().user?.access_token;
+    client.dispose();
+    return { storage, token };
+  }
+
   /** Every message the tabs send each other from now on, as sent. */
   function recordMessages(): unknown[] {
     const messages: unknown[] = [];
@@ -213,6 +225,7 @@ export function createHarness(providerOptions: FakeProviderOptions = {}) {
     createClient,
     nextRedirect,
     signIn,
+    storedSession,
     recordMessages,
     rawChannel,
     deafenableChannel,
