@@ -172,6 +172,10 @@ describe('sign-in asked for on the page that completes one', () => {
     expect(String(warn.mock.calls[0]?.[0])).toMatch(
       /^oidc-kit: signIn\(\) was called while this page completes a sign-in.*loop.*isLoading/,
     );
+    // The condition it names also stops after a failed sign-in, which ends on this page too.
+    expect(String(warn.mock.calls[0]?.[0])).toContain(
+      '`if (!isLoading && !isAuthenticated && !error) signIn()`',
+    );
   });
 
   test('says nothing for a sign-in asked for on another page, nor in production', async () => {

@@ -16,6 +16,6 @@ export function warnSignInOnCallback(core: SessionCore): void {
     return;
   }
   console.warn(
-    "oidc-kit: signIn() was called while this page completes a sign-in (the provider's response is in the address): it leaves for the provider again before that one ends, and an app that does so on every load redirects in a loop. Call signIn() once the session is known, e.g. `if (!isLoading && !isAuthenticated) signIn()`, or guard pages with <RequireAuth> or requireAuth().",
+    "oidc-kit: signIn() was called while this page completes a sign-in (the provider's response is in the address): it leaves for the provider again before that one ends, and an app that does so on every load redirects in a loop. Call signIn() once the session is known and no sign-in has just failed, e.g. `if (!isLoading && !isAuthenticated && !error) signIn()` (after a failure, show `error` with a button that calls signIn()), or guard pages with <RequireAuth> or requireAuth().",
   );
 }

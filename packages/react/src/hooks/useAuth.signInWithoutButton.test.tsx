@@ -1,0 +1,65 @@
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { StrictMode, useEffect } from 'react';
+import { afterEach, expect, test, vi } from 'vitest';
+import { createHarness } from '../../test/support/harness';
+import type { Harness } from '../../test/support/harness';
+import { AuthProvider } from '../AuthProvider';
+import type { AuthClient } from '../core/AuthClient';
+import { useAuth } from './useAuth';
+
+let harness: Harness;
+afterEach(() => {
+  harness?.dispose();
+  vi.restoreAllMocks();
+});
+
+/** Sign-in without a button, as the README's `useAuth()` entry and the warning advise it. */
+function SignInWhenSignedOut() {
+  const { status, isLoading, isAuthenticated, error, signIn } = useAuth();
+  useEffect(() => {
+    if (!isLoading && !isAuthenticated && !error) void signIn();
+  }, [isLoading, isAuthenticated, error, signIn]);
+  return <p aria-label="status">{status}</p>;
+}
+
+/** The app on the page it is at, with `client.signIn` counted. */
+function renderApp(client: AuthClient) {
+  const signIn = vi.spyOn(client, 'signIn');
+  const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+  render(
+    <StrictMode>
+      <AuthProvider client={client}>
+        <SignInWhenSignedOut />
+      </AuthProvider>
+    </StrictMode>,
+  );
+  const status = () => screen.getByLabelText('status').textContent;
+  return { signIn, warn, status };
+}
+
+test('the advised sign-in without a button signs in when signed out, and waits on the callback page', async () => {
+  harness = createHarness();
+  const signedOut = renderApp(harness.createClient());
+  await waitFor(() => expect(signedOut.signIn).toHaveBeenCalledTimes(1));
+  expect(signedOut.warn).not.toHaveBeenCalled();
+});
+
+test('after a failed sign-in it leaves the error on the page: no sign-in again (a loop), no warning', async () => {
+  harness = createHarness();
+  const waiting = harness.nextRedirect();
+  void harness.createClient().signIn({ returnTo: '/orders' });
+  // The user cancels at the provider: the callback page gets `error=access_denied`. A provider
+  // that refuses with no one to ask (a policy, a wrong scope) answers so at once, every time.
+  history.replaceState(
+    null,
+    '',
+    harness.provider.authorize(await waiting, undefined, 'access_denied'),
+  );
+  const landing = renderApp(harness.createClient());
+  // The callback has ended (it moves the app to the return path last); then React has rendered it.
+  await waitFor(() => expect(harness.navigations).toEqual(['/orders']));
+  await act(async () => undefined);
+  expect(landing.signIn).not.toHaveBeenCalled();
+  expect(landing.status()).toBe('error');
+  expect(landing.warn).not.toHaveBeenCalled();
+});
