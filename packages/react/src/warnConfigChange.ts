@@ -34,7 +34,7 @@ export function warnConfigChange(
   const changed = changedSettings(mounted, current);
   if (changed.length === 0) return false;
   console.warn(
-    `oidc-kit: the config of <AuthProvider> changed after it mounted (${changed.join(', ')}); the change is ignored, as the provider reads its config once. To switch to another config, remount the provider with a key, e.g. <AuthProvider key={config.client_id} config={config}>.`,
+    `oidc-kit: the config of <AuthProvider> changed after it mounted (${changed.join(', ')}); the change is ignored, as the provider reads its config once. To switch to another config, remount the provider with a key, e.g. <AuthProvider key={config.client_id} config={config}>. After a hot reload that edited the config, reload the page instead.`,
   );
   return true;
 }
