@@ -44,6 +44,14 @@ describe('roles required, and the reader finds none where the provider put them'
     expect(String(warn.mock.calls[0]?.[0])).toContain(`roles: ${reader}`);
   });
 
+  test('a provider reader set, the roles in a plain `roles` claim (where the dev provider puts them): development names that claim', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const user = createTestUser({ roles: ['admin'] });
+    expect(checkAccess(user, { roles: ['admin'] }, roleReaders.keycloak())).toBe(false);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]?.[0])).toContain("roles: roleReaders.claim('roles')");
+  });
+
   test('no warning for a user who holds other roles, has none anywhere, or in production', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     expect(

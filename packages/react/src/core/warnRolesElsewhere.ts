@@ -9,7 +9,10 @@ interface Place {
   read: RoleReader;
 }
 
-/** The places of roles other than a plain `roles` claim, as this user's claims name them. */
+/**
+ * The places of roles, as this user's claims name them: the providers' own, then a plain `roles`
+ * claim (the default reader's; Entra's app roles), for an app that set a provider's reader.
+ */
 function placesIn(claims: Record<string, unknown>): Place[] {
   // `azp` is the client the token was issued to: its own roles are under that id.
   const clientId = typeof claims.azp === 'string' ? claims.azp : undefined;
@@ -39,6 +42,11 @@ function placesIn(claims: Record<string, unknown>): Place[] {
     where: 'groups (Okta, Entra ID)',
     reader: 'roleReaders.okta() (or roleReaders.entra())',
     read: roleReaders.okta(),
+  });
+  places.push({
+    where: 'roles',
+    reader: "roleReaders.claim('roles')",
+    read: roleReaders.claim('roles'),
   });
   return places;
 }
