@@ -37,11 +37,22 @@ function renderApp(client: AuthClient) {
   return { signIn, warn, status };
 }
 
-test('the advised sign-in without a button signs in when signed out, and waits on the callback page', async () => {
+test('the advised sign-in without a button signs in when signed out, once, with no warning', async () => {
   harness = createHarness();
   const signedOut = renderApp(harness.createClient());
   await waitFor(() => expect(signedOut.signIn).toHaveBeenCalledTimes(1));
   expect(signedOut.warn).not.toHaveBeenCalled();
+});
+
+test('on the callback page of a sign-in that succeeds, it waits for it: no sign-in again, no warning', async () => {
+  harness = createHarness();
+  const waiting = harness.nextRedirect();
+  void harness.createClient().signIn({ returnTo: '/orders' });
+  history.replaceState(null, '', harness.provider.authorize(await waiting));
+  const landing = renderApp(harness.createClient());
+  await waitFor(() => expect(landing.status()).toBe('authenticated'));
+  expect(landing.signIn).not.toHaveBeenCalled();
+  expect(landing.warn).not.toHaveBeenCalled();
 });
 
 test('after a failed sign-in it leaves the error on the page: no sign-in again (a loop), no warning', async () => {
