@@ -45,9 +45,7 @@ const withoutClientId = {
 describe('AuthProvider', () => {
   test('processes the callback once under StrictMode with two providers mounted', async () => {
     harness = createHarness();
-    const waiting = harness.nextRedirect();
-    void harness.createClient().signIn({ returnTo: '/orders' });
-    history.replaceState(null, '', harness.provider.authorize(await waiting));
+    await harness.landOnCallback({ returnTo: '/orders' });
     const config = {
       authority: harness.provider.issuer,
       client_id: 'app',

@@ -277,13 +277,7 @@ describe('every other error code the engine raises', () => {
   test('provider_error: the user cancelled at the provider', async () => {
     harness = createHarness();
     const storage = newStorage();
-    const waiting = harness.nextRedirect();
-    void harness.createClient().signIn({ returnTo: '/orders' });
-    history.replaceState(
-      null,
-      '',
-      harness.provider.authorize(await waiting, undefined, 'access_denied'),
-    );
+    await harness.landOnCallback({ returnTo: '/orders', error: 'access_denied' });
     const client = harness.createClient({ storage });
     await client.start();
     const { status, error } = client.getSnapshot();

@@ -158,9 +158,7 @@ describe('sign-in asked for on the page that completes one', () => {
   // the callback, and so on.
   test('warns in development that the page leaves again, naming isLoading', async () => {
     harness = createHarness();
-    const waiting = harness.nextRedirect();
-    void harness.createClient().signIn({ returnTo: '/orders' });
-    history.replaceState(null, '', harness.provider.authorize(await waiting));
+    await harness.landOnCallback({ returnTo: '/orders' });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const landing = harness.createClient();
     // A child's effect runs before AuthProvider's: signIn() comes first, then start().
@@ -181,10 +179,8 @@ describe('sign-in asked for on the page that completes one', () => {
   test('says nothing for a sign-in asked for on another page, nor in production', async () => {
     harness = createHarness();
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const waiting = harness.nextRedirect();
     // On a page that is no callback, while loading: a page that signs in at once, as it may.
-    void harness.createClient().signIn({ returnTo: '/orders' });
-    history.replaceState(null, '', harness.provider.authorize(await waiting));
+    await harness.landOnCallback({ returnTo: '/orders' });
     expect(warn).not.toHaveBeenCalled();
     vi.stubEnv('NODE_ENV', 'production');
     const leaving = harness.nextRedirect();

@@ -46,9 +46,7 @@ test('the advised sign-in without a button signs in when signed out, once, with 
 
 test('on the callback page of a sign-in that succeeds, it waits for it: no sign-in again, no warning', async () => {
   harness = createHarness();
-  const waiting = harness.nextRedirect();
-  void harness.createClient().signIn({ returnTo: '/orders' });
-  history.replaceState(null, '', harness.provider.authorize(await waiting));
+  await harness.landOnCallback({ returnTo: '/orders' });
   const landing = renderApp(harness.createClient());
   await waitFor(() => expect(landing.status()).toBe('authenticated'));
   expect(landing.signIn).not.toHaveBeenCalled();
@@ -57,15 +55,9 @@ test('on the callback page of a sign-in that succeeds, it waits for it: no sign-
 
 test('after a failed sign-in it leaves the error on the page: no sign-in again (a loop), no warning', async () => {
   harness = createHarness();
-  const waiting = harness.nextRedirect();
-  void harness.createClient().signIn({ returnTo: '/orders' });
   // The user cancels at the provider: the callback page gets `error=access_denied`. A provider
   // that refuses with no one to ask (a policy, a wrong scope) answers so at once, every time.
-  history.replaceState(
-    null,
-    '',
-    harness.provider.authorize(await waiting, undefined, 'access_denied'),
-  );
+  await harness.landOnCallback({ returnTo: '/orders', error: 'access_denied' });
   const landing = renderApp(harness.createClient());
   // The callback has ended (it moves the app to the return path last); then React has rendered it.
   await waitFor(() => expect(harness.navigations).toEqual(['/orders']));

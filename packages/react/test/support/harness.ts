@@ -138,6 +138,31 @@ export function createHarness(providerOptions: FakeProviderOptions = {}) {
     return redirects[redirects.length - 1] as string;
   }
 
+  /**
+   * Starts sign-in on `client`, answers it at the provider (`error`: refused) and puts the callback
+   * in the address, as the landing page finds it; its URL.
+   */
+  async function answerSignIn(
+    client: AuthClient,
+    options: { returnTo?: string | undefined; user?: FakeUser | undefined; error?: string } = {},
+  ): Promise<string> {
+    const waiting = nextRedirect();
+    void client.signIn({ returnTo: options.returnTo });
+    const callbackUrl = provider.authorize(await waiting, options.user, options.error);
+    history.replaceState(null, '', callbackUrl);
+    return callbackUrl;
+  }
+
+  /**
+   * A sign-in begun by an earlier page load (a client of its own) and answered at the provider:
+   * the page is now on its callback, with no client of this load yet. The callback's URL.
+   */
+  function landOnCallback(
+    options: { returnTo?: string; user?: FakeUser; error?: string } = {},
+  ): Promise<string> {
+    return answerSignIn(createClient(), options);
+  }
+
   /** Starts sign-in on `client`, answers at the provider, and lands a new page on the callback. */
   async function signIn(
     client: AuthClient,
@@ -150,10 +175,7 @@ export function createHarness(providerOptions: FakeProviderOptions = {}) {
       environment?: AuthClientEnvironment;
     } = {},
   ): Promise<{ client: AuthClient; callbackUrl: string }> {
-    const waiting = nextRedirect();
-    void client.signIn({ returnTo: options.returnTo });
-    const callbackUrl = provider.authorize(await waiting, options.user);
-    history.replaceState(null, '', callbackUrl);
+    const callbackUrl = await answerSignIn(client, options);
     const landed = createClient({
       storage: options.storage,
       config: options.config,
@@ -224,6 +246,7 @@ export function createHarness(providerOptions: FakeProviderOptions = {}) {
     shared,
     createClient,
     nextRedirect,
+    landOnCallback,
     signIn,
     storedSession,
     recordMessages,
