@@ -5,7 +5,7 @@
 // in dist/ (turbo builds them first: this is the package's `typecheck`, which needs `^build`).
 // ```json blocks must parse. A block that is deliberately an excerpt says so on the line before
 // its fence, where readers of the Markdown see it too: <!-- snippet: fragment, why -->.
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -27,14 +27,7 @@ function readmesIn(dir) {
   return readdirSync(join(root, dir), { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => join(dir, entry.name, 'README.md'))
-    .filter((page) => {
-      try {
-        readFileSync(join(root, page));
-        return true;
-      } catch {
-        return false;
-      }
-    });
+    .filter((page) => existsSync(join(root, page)));
 }
 
 const pages = [
@@ -62,9 +55,7 @@ let fragments = 0;
 let json = 0;
 
 for (const name of ['react', 'dev-provider']) {
-  try {
-    readFileSync(join(root, 'packages', name, 'dist/index.d.ts'));
-  } catch {
+  if (!existsSync(join(root, 'packages', name, 'dist/index.d.ts'))) {
     console.error(
       `check-snippets: packages/${name}/dist is missing; the snippets compile against the built ` +
         'packages: run `npx turbo run typecheck --filter=@oidc-kit/test-packed`, which builds them first.',
