@@ -1,13 +1,14 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from './test-support/tempDir.js';
 
 // The built bin, as `npx oidc-kit-dev-provider` runs it; turbo's test task builds first.
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const dir = tempDir('dev-provider-cli');
 
 interface Run {
   code: number | null;
@@ -124,7 +125,7 @@ describe('oidc-kit-dev-provider', () => {
   });
 
   it('exits 1 with one line naming the file, entry and field for a malformed users file', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'dev-provider-cli-')), 'users.json');
+    const path = join(dir, 'users.json');
     writeFileSync(
       path,
       JSON.stringify([
@@ -141,7 +142,7 @@ describe('oidc-kit-dev-provider', () => {
   });
 
   it('exits 1 with one line for a malformed clients file', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'dev-provider-cli-')), 'clients.json');
+    const path = join(dir, 'clients.json');
     writeFileSync(path, JSON.stringify([{ client_id: 'e2e', redirect_uris: 'http://x.test/cb' }]));
     const result = await run(['--port', '0', '--clients-file', path]);
     expect(result.code).toBe(1);

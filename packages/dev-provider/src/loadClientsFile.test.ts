@@ -1,9 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DevProviderConfigError } from './DevProviderConfigError.js';
 import { loadClientsFile, parseClients, referenceAppClient } from './loadClientsFile.js';
+import { tempDir } from './test-support/tempDir.js';
+
+const dir = tempDir('dev-provider-clients');
 
 const list = { kind: 'clients file', source: '/tmp/clients.json' };
 
@@ -149,7 +151,7 @@ describe('parseClients', () => {
 
 describe('loadClientsFile', () => {
   it('reads a clients file', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'dev-provider-clients-')), 'clients.json');
+    const path = join(dir, 'clients.json');
     writeFileSync(
       path,
       JSON.stringify([{ client_id: 'e2e', redirect_uris: ['http://localhost:3000/cb'] }]),

@@ -1,6 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
@@ -8,8 +7,9 @@ import { DevProviderConfigError } from './DevProviderConfigError.js';
 import { generateSigningKey, loadSigningKeys } from './loadSigningKeys.js';
 import { startDevProvider } from './startDevProvider.js';
 import { exchangeCode, signIn } from './test-support/oidcFlow.js';
+import { tempDir } from './test-support/tempDir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'dev-provider-keys-'));
+const dir = tempDir('dev-provider-keys');
 
 describe('loadSigningKeys', () => {
   it('generates a private RS256 key with a kid when no file is given', async () => {

@@ -1,12 +1,12 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DevProviderConfigError } from './DevProviderConfigError.js';
 import { defaultUsersFile, loadUsersFile, parseUsers } from './loadUsersFile.js';
 import { startDevProvider } from './startDevProvider.js';
+import { tempDir } from './test-support/tempDir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'dev-provider-users-'));
+const dir = tempDir('dev-provider-users');
 function usersFile(name: string, content: unknown): string {
   const path = join(dir, name);
   writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
