@@ -308,6 +308,34 @@ describe('DPoP (RFC 9449) with a provider that advertises it', () => {
     }
   });
 
+  test('a code refused with use_dpop_nonce twice (the nonce changed again) is token_exchange_failed naming it; in a popup, not network', async () => {
+    harness = createHarness({ dpop: true, dpopNonce: true });
+    const answer = harness.provider.fetch;
+    // A provider whose nonce changes between the two attempts: both are refused before use.
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(init?.body ?? '').includes('grant_type=authorization_code')) {
+        harness.provider.dpopNonces.token = `tn-${Math.random()}`;
+      }
+      return answer(input, init);
+    });
+    const refusal = { providerError: 'use_dpop_nonce' };
+
+    const waiting = harness.nextRedirect();
+    void harness.createClient({ config: { dpop: true } }).signIn();
+    history.replaceState(null, '', harness.provider.authorize(await waiting));
+    const client = harness.createClient({ storage: newStorage(), config: { dpop: true } });
+    await client.start();
+    expect(requestsTo('token')).toHaveLength(2);
+    expect(client.getSnapshot().error).toMatchObject({ code: 'token_exchange_failed', ...refusal });
+
+    history.replaceState(null, '', '/');
+    const opener = harness.createClient({ storage: newStorage(), config: { dpop: true } });
+    await opener.start();
+    await popupSignIn(opener);
+    expect(requestsTo('token')).toHaveLength(4);
+    expect(opener.getSnapshot().error).toMatchObject({ code: 'provider_error', ...refusal });
+  });
+
   test("the provider's token-endpoint nonce is used for later token requests: the refresh token is presented once", async () => {
     const { client } = await signedIn({ dpop: true, dpopNonce: true });
     expect(client.getSnapshot().user?.token_type).toBe('DPoP');

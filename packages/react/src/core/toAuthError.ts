@@ -66,9 +66,10 @@ export function toAuthError(cause: unknown, operation: AuthOperation): AuthError
   const message = field(cause, 'message') ?? String(cause);
   if (name === 'ErrorDPoPNonce') {
     // oidc-client-ts reports any refusal that carries a DPoP-Nonce header this way, the answer's
-    // body as the message: an invalid_grant among them still ends the session.
+    // body as the message: an invalid_grant among them still ends the session, and a
+    // use_dpop_nonce here was refused again after its one retry (the nonce changed meanwhile).
     const answer = parseObject(message);
-    if (typeof answer?.error === 'string' && answer.error !== 'use_dpop_nonce') {
+    if (typeof answer?.error === 'string') {
       // `form: null`: an endpoint's answer, never a window's hand-over (see below).
       return toAuthError({ ...answer, name: 'ErrorResponse', cause, form: null }, operation);
     }
