@@ -87,6 +87,29 @@ describe('DPoP (RFC 9449)', () => {
     expect(decodeJwt(body.access_token as string).cnf).toEqual({ jkt: key.jkt });
   });
 
+  it('binds the code to the key an authorization request names in dpop_jkt (RFC 9449 §10)', async () => {
+    const token = `${provider.issuer}/token`;
+    const bound = { extra: { dpop_jkt: key.jkt } };
+    const stolen = await signIn(provider.issuer, { username: 'alice', ...bound });
+    const refused = await postToken(
+      provider.issuer,
+      codeGrant(stolen.code, stolen.verifier),
+      await dpopProof(other, token),
+    );
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: string }).error).toBe('invalid_grant');
+
+    const own = await signIn(provider.issuer, { username: 'alice', ...bound });
+    const accepted = await postToken(
+      provider.issuer,
+      codeGrant(own.code, own.verifier),
+      await dpopProof(key, token),
+    );
+    const tokens = (await accepted.json()) as Record<string, string>;
+    expect(accepted.status, JSON.stringify(tokens)).toBe(200);
+    expect(decodeJwt(tokens.access_token as string).cnf).toEqual({ jkt: key.jkt });
+  });
+
   it('rotates a DPoP-bound refresh token too: a used one, even with the right proof, revokes the grant', async () => {
     const token = `${provider.issuer}/token`;
     const issued = await boundSignIn();
