@@ -62,6 +62,30 @@ describe('verifyDPoPProof', () => {
     },
   );
 
+  it.each([
+    ['an upper-case scheme and host in htu', 'HTTP://LocalHost:4001/me', url],
+    ['the default port in htu', 'https://api.example.com:443/me', 'https://api.example.com/me'],
+    [
+      'the default port in the request',
+      'http://api.example.com/me',
+      'http://api.example.com:80/me',
+    ],
+  ])(
+    'accepts a proof whose htu is the request URL up to scheme and host case and default port (RFC 3986 §6.2.2.1, §6.2.3): %s',
+    async (_label, htu, requestUrl) => {
+      await expect(
+        check(await signProof(key, htu, token), { url: new URL(requestUrl) }),
+      ).resolves.toBeUndefined();
+    },
+  );
+
+  it('refuses a proof whose htu names a port other than the request URL’s default one', async () => {
+    const proof = await signProof(key, 'https://api.example.com:8443/me', token);
+    expect(await refusal(check(proof, { url: new URL('https://api.example.com/me') }))).toBe(
+      'The DPoP proof is for another URL.',
+    );
+  });
+
   it('refuses a proof whose htu encodes a reserved character the request URL has plain', async () => {
     // `%2F` is data within a segment, not a separator (RFC 3986 §2.2): another resource.
     const proof = await signProof(key, 'http://localhost:4001/a%2Fb', token);
