@@ -9,6 +9,7 @@ import type { ResolvedAuthConfig } from './configTypes';
 import { isAuthError } from './errors';
 import type { AuthError } from './errors';
 import { createParts } from './parts';
+import { dropEmptyTokenFields } from './dropEmptyTokenFields';
 import type { Parts } from './parts';
 import { Renewal } from './Renewal';
 import { SessionRecords, tokenId } from './sessionRecord';
@@ -124,9 +125,9 @@ export class SessionCore {
     this.authState.set(status, user && this.published.publish(user), error, signOutReason);
   };
 
-  /** The `UserManager` this client drives. */
+  /** The `UserManager` this client drives, reading token responses as `dropEmptyTokenFields` says. */
   get manager(): UserManager {
-    return this.users().manager;
+    return dropEmptyTokenFields(this.users().manager);
   }
 
   /** `requested`: when the session's last token request left (0: unknown, none to wait for). */
