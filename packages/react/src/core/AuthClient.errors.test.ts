@@ -68,6 +68,24 @@ describe('every ID-token check fails on its own, and nothing is stored', () => {
     expect(harness.navigations).toEqual(['/orders']);
   });
 
+  // oidc-client-ts decodes the ID token before these checks run: one that is no JWT fails there.
+  test.each([
+    ['not a JWT', 'not-a-jwt'],
+    ['a payload that is not JSON', 'eyJhbGciOiJub25lIn0.bm90IGpzb24.'],
+    ['none at all', undefined],
+  ])('format: %s', async (_, idToken) => {
+    const { client, storage } = await landOnCallback({
+      tokenResponse: ({ id_token: _sent, ...fields }) =>
+        idToken === undefined ? fields : { ...fields, id_token: idToken },
+    });
+    const { status, error, user } = client.getSnapshot();
+    expect(status).toBe('error');
+    expect(user).toBeNull();
+    expect(isAuthError(error, 'id_token_invalid')).toBe(true);
+    expect(error?.check).toBe('format');
+    expectNothingLeft(storage);
+  });
+
   test('several audiences with azp equal to the client id pass', async () => {
     const { client } = await landOnCallback({
       idTokenClaims: (claims) => ({ ...claims, aud: ['app', 'api'], azp: 'app' }),
@@ -538,6 +556,21 @@ describe('every other error code the engine raises', () => {
     expect(user).toBeNull();
     expect(isAuthError(error, 'id_token_invalid')).toBe(true);
     expect(error?.check).toBe('sub');
+    expect(storedUsers(storage)).toEqual([]);
+  });
+
+  test('id_token_invalid (format): a renewal whose ID token is not a JWT ends the session', async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    await passTokenFloor();
+    harness.provider.options.tokenResponse = (fields) => ({ ...fields, id_token: 'not-a-jwt' });
+    await expect(client.renew()).resolves.toBeNull();
+    const { status, user, error } = client.getSnapshot();
+    expect(status).toBe('unauthenticated');
+    expect(user).toBeNull();
+    expect(isAuthError(error, 'id_token_invalid')).toBe(true);
+    expect(error?.check).toBe('format');
     expect(storedUsers(storage)).toEqual([]);
   });
 

@@ -166,6 +166,15 @@ export function toAuthError(cause: unknown, operation: AuthOperation): AuthError
       { cause },
     );
   }
+  if (name === 'InvalidTokenError') {
+    // oidc-client-ts decodes the ID token (with jwt-decode) before oidc-kit's checks can.
+    return idTokenInvalid(
+      'format',
+      process.env.NODE_ENV !== 'production' &&
+        `it is missing or not a compact JWT with a JSON payload (${message}).`,
+      cause,
+    );
+  }
   if (/nonce in id_token does not match/.test(message)) {
     return idTokenInvalid(
       'nonce',
