@@ -134,6 +134,15 @@ describe('every ID-token check fails on its own, and nothing is stored', () => {
     expect(Object.keys(localStorage).filter((key) => key.startsWith('oidc.'))).toEqual([]);
   });
 
+  test('callback_iss (RFC 9207): a wrong iss is refused from a provider that does not announce it too', async () => {
+    const { client, storage } = await landOnCallback({}, (url) =>
+      url.searchParams.set('iss', 'https://evil.example'),
+    );
+    expect(client.getSnapshot().error?.check).toBe('callback_iss');
+    expect(harness.provider.count('token')).toBe(0);
+    expectNothingLeft(storage);
+  });
+
   test('callback_iss (RFC 9207): a missing iss is refused when the provider announces it', async () => {
     const { client } = await landOnCallback({ issParameter: true }, (url) =>
       url.searchParams.delete('iss'),
@@ -388,6 +397,22 @@ describe('every other error code the engine raises', () => {
     expect(client.getSnapshot().status).toBe('authenticated');
   });
 
+  // RFC 6750 and RFC 6749 7.1: the token type is case-insensitive.
+  test.each(['bearer', 'BEARER'])(
+    'token_type %s is Bearer: sign-in and renewal keep it, the API gets the Bearer scheme',
+    async (type) => {
+      const { client } = await landOnCallback({
+        tokenResponse: (fields) => ({ ...fields, token_type: type }),
+      });
+      await passTokenFloor();
+      await client.renew();
+      expect(client.getSnapshot()).toMatchObject({ status: 'authenticated', error: null });
+      const response = await client.fetch(`${harness.provider.apiOrigin}/me`);
+      expect(response.status).toBe(200);
+      expect(harness.provider.requests.at(-1)?.authorization).toMatch(/^Bearer at-/);
+    },
+  );
+
   test.each(['a code', 'an error'])(
     'callback_state_mismatch: %s without `state`, after this tab left to sign in, is reported and removed',
     async (kind) => {
@@ -581,6 +606,8 @@ describe('every other error code the engine raises', () => {
     ['azp', { azp: 'app' }, { azp: undefined }],
     ['azp', {}, { azp: 'app' }],
     ['nonce', {}, { nonce: 'another-nonce' }],
+    ['iss', {}, { iss: 'https://evil.example' }],
+    ['aud', {}, { aud: 'another-app' }],
   ])(
     'id_token_invalid (%s): a renewal whose ID token changes it ends the session',
     async (check, first, renewed) => {

@@ -130,6 +130,25 @@ describe('refresh tokens', () => {
     expect(client.getSnapshot().status).toBe('authenticated');
   });
 
+  // RFC 6749 §5.1: the scope granted may be narrower than the one asked for.
+  test('a refresh answered with a narrower scope: the session goes on, and the next refresh asks for that scope', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    harness = createHarness();
+    const { client } = await harness.signIn(harness.createClient());
+    harness.provider.options.tokenResponse = (fields) => ({ ...fields, scope: 'openid profile' });
+    vi.setSystemTime(Date.now() + 11_000);
+    await client.renew();
+    expect(client.getSnapshot().user?.scope).toBe('openid profile');
+    vi.setSystemTime(Date.now() + 11_000);
+    await client.renew();
+    const refreshes = harness.provider.requests.filter((request) => request.endpoint === 'refresh');
+    expect(refreshes.map((request) => request.body?.get('scope'))).toEqual([
+      'openid profile email',
+      'openid profile',
+    ]);
+    expect(client.getSnapshot()).toMatchObject({ status: 'authenticated', error: null });
+  });
+
   test('a refresh request times out: its token, maybe used, is never sent again; a silent authorize renews', async () => {
     harness = createHarness();
     const storage = newStorage();

@@ -90,6 +90,23 @@ describe('a parameter given twice (RFC 6749 3.1: never) is refused', () => {
   });
 });
 
+test('a response with both a code and an error: the error is reported, the code is never exchanged', async () => {
+  harness = createHarness();
+  const callback = await answeredCallback();
+  callback.searchParams.set('error', 'access_denied');
+  const storage = newStorage();
+  const landed = await landAt(callback.href, storage);
+
+  expect(landed.getSnapshot().status).toBe('error');
+  expect(landed.getSnapshot().error).toMatchObject({
+    code: 'provider_error',
+    providerError: 'access_denied',
+  });
+  expect(harness.provider.count('token')).toBe(0);
+  expect(storedUsers(storage)).toEqual([]);
+  expect(addressHasAuthParams()).toBe(false);
+});
+
 describe('a response in the fragment, where the query is expected, is refused and removed', () => {
   test('the whole response in the fragment (a provider that ignores response_mode=query)', async () => {
     harness = createHarness();
