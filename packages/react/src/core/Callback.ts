@@ -20,9 +20,10 @@ const authParams = [
 /** Callbacks under way in this page, by client id and URL (see `Callback.handleCallback`). */
 const callbacksInFlight = new Map<string, { owner: SessionCore; run: Promise<void> }>();
 
-/** Whether a callback of client `clientId` is being processed in this page. */
-export function callbackInFlight(clientId: string): boolean {
-  return [...callbacksInFlight.keys()].some((key) => key.startsWith(`${clientId}\n`));
+/** The callback of client `clientId` being processed in this page, if any: its run. */
+export function callbackUnderWay(clientId: string): Promise<void> | undefined {
+  for (const [key, { run }] of callbacksInFlight) if (key.startsWith(`${clientId}\n`)) return run;
+  return undefined;
 }
 
 /**

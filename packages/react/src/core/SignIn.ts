@@ -4,6 +4,7 @@ import { assertIssuer } from './assertIssuer';
 import { authError } from './errors';
 import { currentPath, safeReturnTo } from './returnTo';
 import { toAuthError } from './toAuthError';
+import { joinCallback } from './joinCallback';
 import { warnSignInOnCallback } from './warnSignInOnCallback';
 import { randomId } from './randomId';
 import type { SignInOptions } from './clientOptions';
@@ -15,12 +16,18 @@ export class SignIn {
 
   /**
    * Starts sign-in: redirects this page (default) or opens a popup. While one sign-in is under
-   * way, another call joins it instead of starting a second one.
+   * way, another call joins it instead of starting a second one; so does one asked for while this
+   * page completes a sign-in, if that one ends signed in (`joinCallback`).
    */
   signIn(options: SignInOptions = {}): Promise<void> {
     if (this.signingIn !== undefined) return this.signingIn;
     if (process.env.NODE_ENV !== 'production') warnSignInOnCallback(this.core);
-    const running: Promise<void> = this.runSignIn(options).finally(() => {
+    const callback = joinCallback(this.core, options);
+    const started =
+      callback === undefined
+        ? this.runSignIn(options)
+        : callback.then((joined) => (joined ? undefined : this.runSignIn(options)));
+    const running: Promise<void> = started.finally(() => {
       // The redirect watch may have let go of this sign-in, and a newer one begun since.
       if (this.signingIn === running) this.signingIn = undefined;
     });

@@ -223,6 +223,28 @@ describe("the engine's chunk", () => {
     expect(isAuthError(error, 'network')).toBe(true);
   });
 
+  test('on the callback page, a sign-in asked for before start(), both waiting for the chunk, joins the callback', async () => {
+    // The sign-in an earlier page load began, answered at the provider.
+    const earlier = createLoadedHarness();
+    const callbackUrl = await earlier.landOnCallback({ returnTo: '/orders' });
+    const pending = Object.entries(localStorage);
+    const { createHarness } = await coldStart();
+    harness = createHarness();
+    // What the new harness cleared: the pending sign-in's state, the address, the provider.
+    for (const [key, value] of pending) localStorage.setItem(key, value);
+    history.replaceState(null, '', callbackUrl);
+    vi.stubGlobal('fetch', earlier.provider.fetch);
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const landing = harness.createClient();
+    // A child's effect signs in, then AuthProvider's starts: both run once the chunk is here.
+    await Promise.all([landing.signIn(), landing.start()]);
+    expect(harness.redirects).toEqual([]);
+    expect(landing.getSnapshot()).toMatchObject({ status: 'authenticated', error: null });
+    expect(harness.navigations).toEqual(['/orders']);
+    expect(earlier.provider.count('token')).toBe(1);
+    earlier.dispose();
+  });
+
   test('start() and signOut() asked for before the chunk arrives run in the order asked: the session is restored, then signed out', async () => {
     // A session signed in with the engine loaded, as another page of the app had it.
     const signedIn = createLoadedHarness();

@@ -66,3 +66,38 @@ test('after a failed sign-in it leaves the error on the page: no sign-in again (
   expect(landing.status()).toBe('error');
   expect(landing.warn).not.toHaveBeenCalled();
 });
+
+/** The first-hour mistake: signs in whenever it is not signed in, `isLoading` (and `error`) unread. */
+function SignInWheneverSignedOut() {
+  const { status, isAuthenticated, signIn } = useAuth();
+  useEffect(() => {
+    if (!isAuthenticated) void signIn();
+  }, [isAuthenticated, signIn]);
+  return <p aria-label="status">{status}</p>;
+}
+
+test('the mistake, isLoading unread, on the callback page: its sign-in joins the callback, no second authorize, signed in', async () => {
+  harness = createHarness();
+  await harness.landOnCallback({ returnTo: '/orders' });
+  const before = harness.redirects.length;
+  const client = harness.createClient();
+  const signIn = vi.spyOn(client, 'signIn');
+  const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+  render(
+    <StrictMode>
+      <AuthProvider client={client}>
+        <SignInWheneverSignedOut />
+      </AuthProvider>
+    </StrictMode>,
+  );
+  await waitFor(() => expect(signIn).toHaveBeenCalled());
+  // Every sign-in it asked for has settled (a sign-in that leaves never does), or the page left.
+  let settled = false;
+  void Promise.all(signIn.mock.results.map((result) => result.value)).then(() => (settled = true));
+  await waitFor(() => expect(settled || harness.redirects.length > before).toBe(true));
+  expect(harness.redirects.slice(before)).toEqual([]);
+  expect(screen.getByLabelText('status').textContent).toBe('authenticated');
+  expect(harness.navigations).toEqual(['/orders']);
+  // Still a mistake (a failed sign-in would leave again): development still says so.
+  expect(warn).toHaveBeenCalledTimes(1);
+});
