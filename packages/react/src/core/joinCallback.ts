@@ -15,18 +15,17 @@ export function joinCallback(
   options: SignInOptions,
 ): Promise<boolean> | undefined {
   const clientId = core.authConfig.oidc.client_id;
-  let ready: Promise<unknown>;
-  if (callbackUnderWay(clientId) !== undefined) ready = Promise.resolve();
-  else if (
-    core.activation === undefined &&
-    isCallback(core, globalThis.location.href, tabMark(core, 'signing-in').read() !== null)
+  if (
+    callbackUnderWay(clientId) === undefined &&
+    (core.activation !== undefined ||
+      !isCallback(core, globalThis.location.href, tabMark(core, 'signing-in').read() !== null))
   ) {
-    // Not read yet: React runs a child's effects before its parent's, so a child that signs in on
-    // mount asks before AuthProvider's start() reads the callback, in the same task (or, while the
-    // engine's chunk loads, in the microtasks after it).
-    ready = new Promise((resolve) => setTimeout(resolve, 0));
-  } else return undefined;
-  return ready.then(async () => {
+    return undefined;
+  }
+  // A callback not read yet is read within a task: React runs a child's effects before its
+  // parent's, so a child that signs in on mount asks before AuthProvider's start() reads it, in the
+  // same task (or, while the engine's chunk loads, in the microtasks after it).
+  return new Promise((resolve) => setTimeout(resolve, 0)).then(async () => {
     const callback = callbackUnderWay(clientId);
     // No start() came: nothing reads this callback, the sign-in goes on as asked.
     if (callback === undefined && core.activation === undefined) return false;
