@@ -29,7 +29,7 @@ const entries = [
     import: '{ AuthProvider, useAuth, SignInButton, RequireAuth }',
     ignore: outside,
     gzip: true,
-    limit: '16546 B',
+    limit: '16752 B',
   },
   {
     name: '@oidc-kit/react (everything, oidc-client-ts external)',
@@ -37,7 +37,7 @@ const entries = [
     import: '*',
     ignore: outside,
     gzip: true,
-    limit: '19881 B',
+    limit: '20106 B',
   },
   {
     name: '@oidc-kit/react typical entry (AuthProvider, useAuth, SignInButton, RequireAuth), oidc-client-ts bundled',
@@ -48,7 +48,7 @@ const entries = [
     },
     ignore: ['react', 'react-dom', 'react-router', 'jose'],
     gzip: true,
-    limit: '33466 B',
+    limit: '33670 B',
   },
   {
     name: '@oidc-kit/react (everything, oidc-client-ts bundled)',
@@ -59,7 +59,7 @@ const entries = [
     },
     ignore: ['react', 'react-dom', 'react-router', 'jose'],
     gzip: true,
-    limit: '36759 B',
+    limit: '36960 B',
   },
   {
     name: '@oidc-kit/react/testing',
@@ -96,7 +96,7 @@ export default [
     path: 'dist/IdleClock-*.js',
     ignore: outside,
     gzip: true,
-    limit: '1393 B',
+    limit: '1394 B',
   },
   {
     name: '@oidc-kit/react DPoP (a chunk loaded only when dpop is set)',
