@@ -467,6 +467,25 @@ describe('idle sign-out, adversarial', () => {
     expect(follower).toEqual(['/signed-out']);
   });
 
+  test('input while the end is under way (pointer moves on waking) ends the session once and lands on the signed-out page once', async () => {
+    const { a, b, inputs, pages } = await twoTabs();
+    const logoutsBefore = harness.redirects.filter((url) => url.includes('/logout')).length;
+    vi.setSystemTime(Date.now() + 120_000);
+    // The second tab wakes first and leads (it keeps the idle lock while it leaves); the first
+    // gets pointer moves before the second tab's message reaches it.
+    input(inputs[1]);
+    for (let move = 0; move < 5; move += 1) input(inputs[0]);
+    await vi.waitFor(() => {
+      expect(a.getSnapshot()).toMatchObject({ status: 'unauthenticated', signOutReason: 'idle' });
+      expect(b.getSnapshot().status).toBe('signing-out');
+    });
+    // The leader lets go of the lock (it left, or `holdIdleLock` passed).
+    await vi.advanceTimersByTimeAsync(6_000);
+    expect(pages[0]).toEqual(['/signed-out']);
+    const logouts = harness.redirects.filter((url) => url.includes('/logout')).length;
+    expect(logouts - logoutsBefore).toBe(1);
+  });
+
   test('a timeout shorter than the 5 s between shares: input in one tab keeps the other signed in', async () => {
     const { a, b, inputs } = await twoTabs({ timeout: 4_000, warning: 1_000 });
     for (let step = 0; step < 40; step += 1) {

@@ -40,6 +40,10 @@ export class IdleClock {
   /** The wall clock and the monotonic one, as `deadline` last read them. */
   private reading: { wall: number; monotonic: number } | undefined;
   private pendingShare: ReturnType<typeof setTimeout> | undefined;
+  /** The session whose end this tab has begun: input while it waits for the lock is no new end. */
+  private ending: string | null = null;
+  /** Whether the signed-out page is still to show for the session timed, which it does once. */
+  private toLand = false;
   private readonly undo: (() => void)[] = [];
 
   constructor(
@@ -132,6 +136,7 @@ export class IdleClock {
     const stored = this.readShared();
     if (stored?.session === session) this.last = stored;
     else this.share(Date.now());
+    this.toLand = true;
     this.check();
   }
 
@@ -231,6 +236,8 @@ export class IdleClock {
     this.timer.cancel();
     const session = this.core.session;
     if (session === null || this.core.snapshot.status !== 'authenticated') return;
+    if (this.ending === session) return;
+    this.ending = session;
     // Every tab reaches the end at once: the first to take the lock signs out at the provider; the
     // others follow its message (reason `idle`), or, having missed it, sign out here. It keeps the
     // lock while it leaves for the provider's logout (at most `holdIdleLock`): a write to the
@@ -259,6 +266,9 @@ export class IdleClock {
     const { status, signOutReason } = this.core.snapshot;
     const page = this.core.authConfig.oidc.post_logout_redirect_uri;
     if (status !== 'unauthenticated' || signOutReason !== 'idle' || page === undefined) return;
+    // Reached by this tab's end and by the other tab's message, whichever comes first.
+    if (!this.toLand) return;
+    this.toLand = false;
     const url = new URL(page);
     this.core.navigate(url.pathname + url.search + url.hash);
   }
