@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { createHarness, newStorage } from '../../test/support/harness';
+import { createHarness, newStorage, recordStatuses } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
 import type { AuthClient } from './AuthClient';
 import { createLockManager } from '../../test/support/createLockManager';
@@ -484,6 +484,34 @@ describe('idle sign-out, adversarial', () => {
     expect(pages[0]).toEqual(['/signed-out']);
     const logouts = harness.redirects.filter((url) => url.includes('/logout')).length;
     expect(logouts - logoutsBefore).toBe(1);
+  });
+
+  test('a page loaded after the end, no tab of the session open meanwhile (closed, discarded), never shows it: no renewal, signed out at the provider (idle)', async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    const { client } = await harness.signIn(
+      harness.createClient({ config: { idle: defaultIdle } }),
+      {
+        config: { idle: defaultIdle },
+        storage,
+      },
+    );
+    await vi.waitFor(() => expect(client.idle.getSnapshot().deadline).not.toBeNull());
+    client.dispose();
+    // Two hours on, past the end and the access token's expiry, the tab is loaded again.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 2 * 3_600_000);
+    const refreshes = harness.provider.count('refresh');
+    const redirects = harness.redirects.length;
+    const next = harness.createClient({ storage, config: { idle: defaultIdle } });
+    const statuses = recordStatuses(next);
+    await next.start();
+    await vi.waitFor(() => expect(next.getSnapshot().status).toBe('signing-out'));
+    expect(statuses).not.toContain('authenticated');
+    expect(harness.provider.count('refresh')).toBe(refreshes);
+    const logouts = () =>
+      harness.redirects.slice(redirects).filter((url) => url.includes('/logout'));
+    await vi.waitFor(() => expect(logouts()).toHaveLength(1));
   });
 
   test('a timeout shorter than the 5 s between shares: input in one tab keeps the other signed in', async () => {

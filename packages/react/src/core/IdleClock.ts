@@ -113,6 +113,18 @@ export class IdleClock {
     this.check();
   }
 
+  /**
+   * For a page that restores `session` from storage: whether its end passed while no tab of it
+   * ran (closed, discarded). Then it ends now, as at any tab's end, before it is shown.
+   */
+  endedAway(session: string | null): boolean {
+    const stored = this.readShared();
+    if (stored?.session !== session || Date.now() < stored.at + this.idle.timeout) return false;
+    this.toLand = true;
+    void this.end(true);
+    return true;
+  }
+
   /** Whether the tab that signed `session` out did so for inactivity (its mark is shared). */
   endedFor(session: string): boolean {
     const stored = this.readShared();
@@ -232,10 +244,12 @@ export class IdleClock {
     this.core.authState.notify();
   }
 
-  private async end(): Promise<void> {
+  /** The end, for the session this tab shows (or, `restoring`, is about to show). */
+  private async end(restoring = false): Promise<void> {
     this.timer.cancel();
     const session = this.core.session;
-    if (session === null || this.core.snapshot.status !== 'authenticated') return;
+    const shown = restoring || this.core.snapshot.status === 'authenticated';
+    if (session === null || !shown) return;
     if (this.ending === session) return;
     this.ending = session;
     // Every tab reaches the end at once: the first to take the lock signs out at the provider; the

@@ -52,6 +52,8 @@ export class SessionCore {
 
   /** Idle sign-out, once its chunk has loaded (only when `idle` is set). */
   idleClock: IdleClock | undefined;
+  /** Its chunk loading, for a restore to wait on (undefined if it failed: tried again on start). */
+  idleLoading: Promise<IdleClock | undefined> | undefined;
 
   tabs: TabSync | undefined;
   sessionRecords: SessionRecords | undefined;

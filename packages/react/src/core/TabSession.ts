@@ -119,6 +119,10 @@ export class TabSession {
     if (stored !== null && this.isCurrent(stored, record)) {
       user = stored.user;
       this.core.session = stored.session;
+      // Past its idle end while no tab of it ran (all closed, or discarded): it ends now, at the
+      // provider too, before anything of it shows or renews.
+      const idle = this.core.idleLoading && (await this.core.idleLoading);
+      if (this.core.epoch === epoch && idle?.endedAway(stored.session) === true) return;
     } else {
       // A session that ended while this tab was away (signed out, replaced) is not shown again.
       if (stored !== null) await this.core.userStorage.clearUser();

@@ -19,11 +19,12 @@ export function activate(core: SessionCore): Promise<void> {
     const idle = core.authConfig.idle;
     // Its own chunk: an app without `idle` never loads it.
     if (idle !== null) {
-      void import('./IdleClock').then(({ IdleClock }) => {
-        if (!core.active) return;
-        core.idleClock ??= new IdleClock(core, idle, new WallClockTimer(1_000, true));
-        core.idleClock.start();
-      });
+      core.idleLoading ??= import('./IdleClock').then(
+        ({ IdleClock }) =>
+          (core.idleClock ??= new IdleClock(core, idle, new WallClockTimer(1_000, true))),
+        () => (core.idleLoading = undefined),
+      );
+      void core.idleLoading.then((clock) => core.active && clock?.start());
     }
   }
   if (core.activation === undefined || core.activationSettled) {
