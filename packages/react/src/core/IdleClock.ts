@@ -1,4 +1,6 @@
 import type { ResolvedIdle } from './idleConfig';
+import { readIdleRecord, writeIdleRecord } from './idleRecord';
+import type { IdleRecord } from './idleRecord';
 import type { IdleSnapshot } from './idleSnapshot';
 import type { SessionCore } from './SessionCore';
 import type { WallClockTimer } from './wallClockTimer';
@@ -14,14 +16,6 @@ const holdIdleLock = 5_000;
 
 /** At most one shared write and one tab message about activity per this many ms (or timeout / 2). */
 const shareEvery = 5_000;
-
-/** The last input of a session, shared by the tabs (in the shared storage and by message). */
-interface IdleRecord {
-  session: string;
-  at: number;
-  /** Set by the tab that signs the session out for inactivity. */
-  ended?: boolean;
-}
 
 /**
  * Idle sign-out (the design's session policy): one clock per app origin. Input in any tab moves
@@ -72,7 +66,7 @@ export class IdleClock {
     // Another tab's shared record, for a tab that missed its message (frozen, or still queued):
     // otherwise "stay" there would leave this tab's warning open until its old end.
     const onStorage = (event: StorageEvent) => {
-      const stored = event.key === this.core.storageKey('idle') ? this.readShared() : null;
+      const stored = event.key === this.core.storageKey('idle') ? readIdleRecord(this.core) : null;
       if (stored !== null) this.onIdleMessage(stored);
     };
     globalThis.addEventListener('storage', onStorage);
@@ -118,7 +112,7 @@ export class IdleClock {
    * ran (closed, discarded). Then it ends now, as at any tab's end, before it is shown.
    */
   endedAway(session: string | null): boolean {
-    const stored = this.readShared();
+    const stored = readIdleRecord(this.core);
     if (stored?.session !== session || Date.now() < stored.at + this.idle.timeout) return false;
     this.toLand = true;
     void this.end(true);
@@ -127,7 +121,7 @@ export class IdleClock {
 
   /** Whether the tab that signed `session` out did so for inactivity (its mark is shared). */
   endedFor(session: string): boolean {
-    const stored = this.readShared();
+    const stored = readIdleRecord(this.core);
     return stored?.session === session && stored.ended === true;
   }
 
@@ -145,7 +139,7 @@ export class IdleClock {
     if (this.last?.session === session) return;
     // A session this tab has not timed yet: the shared record's input, or a fresh start now (a new
     // sign-in counts as input).
-    const stored = this.readShared();
+    const stored = readIdleRecord(this.core);
     if (stored?.session === session) this.last = stored;
     else this.share(Date.now());
     this.toLand = true;
@@ -177,7 +171,7 @@ export class IdleClock {
     this.pendingShare = undefined;
     this.shared = Date.now();
     this.remember(at);
-    this.writeShared({ session, at });
+    writeIdleRecord(this.core, { session, at });
     this.core.tabs?.post({ type: 'idle', session, at });
   }
 
@@ -201,7 +195,7 @@ export class IdleClock {
 
   /** The end, after the latest input of any tab (a tab that missed messages reads it here). */
   private deadline(last: IdleRecord): number {
-    const stored = this.readShared();
+    const stored = readIdleRecord(this.core);
     if (stored?.session === last.session) this.remember(stored.at);
     const now = Date.now();
     const monotonic = performance.now();
@@ -215,7 +209,7 @@ export class IdleClock {
     const at = Math.min((this.last as IdleRecord).at - (back > 1_000 ? back : 0), now);
     if (at !== (this.last as IdleRecord).at) {
       this.last = { session: last.session, at };
-      this.writeShared(this.last);
+      writeIdleRecord(this.core, this.last);
       this.shared = now;
     }
     return at + this.idle.timeout;
@@ -258,10 +252,10 @@ export class IdleClock {
     // shared storage may reach another tab's process after the lock does, so the mark alone
     // cannot stop a second logout, whose page would void the first one's.
     const led = await this.core.withNamedLock('idle', async () => {
-      const stored = this.readShared();
+      const stored = readIdleRecord(this.core);
       if (this.core.session !== session) return true;
       if (stored?.session === session && stored.ended === true) return false;
-      this.writeShared({ session, at: this.last?.at ?? Date.now(), ended: true });
+      writeIdleRecord(this.core, { session, at: this.last?.at ?? Date.now(), ended: true });
       await Promise.race([
         this.core.parts.signOut.signOut({ reason: 'idle' }),
         new Promise((resolve) => setTimeout(resolve, holdIdleLock)),
@@ -285,32 +279,5 @@ export class IdleClock {
     this.toLand = false;
     const url = new URL(page);
     this.core.navigate(url.pathname + url.search + url.hash);
-  }
-
-  private sharedStorage(): Storage | null {
-    return this.core.records().storage;
-  }
-
-  /** Best effort: a full storage (quota) must not keep the message from the other tabs. */
-  private writeShared(record: IdleRecord): void {
-    try {
-      this.sharedStorage()?.setItem(this.core.storageKey('idle'), JSON.stringify(record));
-    } catch {
-      // The other tabs still hear the message.
-    }
-  }
-
-  private readShared(): IdleRecord | null {
-    try {
-      const value = JSON.parse(
-        this.sharedStorage()?.getItem(this.core.storageKey('idle')) ?? 'null',
-      ) as unknown;
-      const record = value as Partial<IdleRecord> | null;
-      return typeof record?.session === 'string' && typeof record.at === 'number'
-        ? (record as IdleRecord)
-        : null;
-    } catch {
-      return null;
-    }
   }
 }
