@@ -13,6 +13,7 @@ import {
 } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
 import { passTokenFloor } from '../../test/support/passTokenFloor';
+import { later, runFor } from '../../test/support/clock';
 import { alice } from '../../test/support/FakeProvider';
 import type { FakeUser } from '../../test/support/FakeProvider';
 
@@ -29,27 +30,9 @@ afterEach(() => {
   harness?.dispose();
 });
 
-/** Moves the wall clock on, past the one-token-request-per-10-seconds floor. */
-function later(seconds = 11): void {
-  vi.setSystemTime(Date.now() + seconds * 1000);
-}
-
 /** A raw answer, as a proxy or a server's error page gives it. */
 function page(body: string, status: number, type: string, headers: Record<string, string> = {}) {
   return new Response(body, { status, headers: { 'Content-Type': type, ...headers } });
-}
-
-const realSetTimeout = globalThis.setTimeout;
-
-/**
- * Runs faked timers on for `seconds`, half a second at a time, letting the real asynchronous work
- * each step starts (WebCrypto, which fake timers do not drive) finish before the next.
- */
-async function runFor(seconds: number): Promise<void> {
-  for (let step = 0; step < seconds * 2; step += 1) {
-    await vi.advanceTimersByTimeAsync(500);
-    await new Promise((resolve) => realSetTimeout(resolve, 15));
-  }
 }
 
 async function signedInTab(options: Parameters<Harness['createClient']>[0] = {}) {

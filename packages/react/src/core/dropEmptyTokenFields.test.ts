@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createHarness, newStorage } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
+import { later, runFor } from '../../test/support/clock';
 
 // Providers whose serialisers write every field of a token response give a field they leave out as
 // `null` (or `""`): that is a field not given (RFC 6749 §5.1), not a value of it.
@@ -10,21 +11,6 @@ afterEach(() => {
   vi.useRealTimers();
   harness?.dispose();
 });
-
-/** Moves the wall clock on, past the one-token-request-per-10-seconds floor. */
-function later(seconds = 11): void {
-  vi.setSystemTime(Date.now() + seconds * 1000);
-}
-
-const realSetTimeout = globalThis.setTimeout;
-
-/** Runs faked timers on for `seconds`, letting the real asynchronous work of each step finish. */
-async function runFor(seconds: number): Promise<void> {
-  for (let step = 0; step < seconds * 2; step += 1) {
-    await vi.advanceTimersByTimeAsync(500);
-    await new Promise((resolve) => realSetTimeout(resolve, 15));
-  }
-}
 
 async function signedIn() {
   const { client } = await harness.signIn(harness.createClient(), { storage: newStorage() });
