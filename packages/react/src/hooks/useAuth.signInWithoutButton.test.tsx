@@ -1,5 +1,6 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { StrictMode, useEffect } from 'react';
+import type { ReactElement } from 'react';
 import { afterEach, expect, test, vi } from 'vitest';
 import { createHarness } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
@@ -22,14 +23,14 @@ function SignInWhenSignedOut() {
   return <p aria-label="status">{status}</p>;
 }
 
-/** The app on the page it is at, with `client.signIn` counted. */
-function renderApp(client: AuthClient) {
+/** The app (`App`, the advised one unless given) on the page it is at, with `client.signIn` counted. */
+function renderApp(client: AuthClient, App: () => ReactElement = SignInWhenSignedOut) {
   const signIn = vi.spyOn(client, 'signIn');
   const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
   render(
     <StrictMode>
       <AuthProvider client={client}>
-        <SignInWhenSignedOut />
+        <App />
       </AuthProvider>
     </StrictMode>,
   );
@@ -80,23 +81,14 @@ test('the mistake, isLoading unread, on the callback page: its sign-in joins the
   harness = createHarness();
   await harness.landOnCallback({ returnTo: '/orders' });
   const before = harness.redirects.length;
-  const client = harness.createClient();
-  const signIn = vi.spyOn(client, 'signIn');
-  const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-  render(
-    <StrictMode>
-      <AuthProvider client={client}>
-        <SignInWheneverSignedOut />
-      </AuthProvider>
-    </StrictMode>,
-  );
+  const { signIn, warn, status } = renderApp(harness.createClient(), SignInWheneverSignedOut);
   await waitFor(() => expect(signIn).toHaveBeenCalled());
   // Every sign-in it asked for has settled (a sign-in that leaves never does), or the page left.
   let settled = false;
   void Promise.all(signIn.mock.results.map((result) => result.value)).then(() => (settled = true));
   await waitFor(() => expect(settled || harness.redirects.length > before).toBe(true));
   expect(harness.redirects.slice(before)).toEqual([]);
-  expect(screen.getByLabelText('status').textContent).toBe('authenticated');
+  expect(status()).toBe('authenticated');
   expect(harness.navigations).toEqual(['/orders']);
   // Still a mistake (a failed sign-in would leave again): development still says so.
   expect(warn).toHaveBeenCalledTimes(1);
