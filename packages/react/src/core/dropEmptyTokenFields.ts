@@ -1,10 +1,5 @@
 import type { UserManager } from 'oidc-client-ts';
-
-/** oidc-client-ts's clients of the token endpoint: the refresh's, and the code exchange's. */
-interface ClientInside {
-  _tokenClient?: { _jsonService?: Posting };
-  _validator?: { _tokenClient?: { _jsonService?: Posting } };
-}
+import { tokenServices } from './tokenServices';
 
 interface Posting {
   postForm(url: string, args: unknown): Promise<unknown>;
@@ -22,11 +17,7 @@ const reading = new WeakSet<UserManager>();
 export function dropEmptyTokenFields(manager: UserManager): UserManager {
   if (reading.has(manager)) return manager;
   reading.add(manager);
-  const inner = (manager as unknown as { _client?: ClientInside })._client;
-  for (const service of [
-    inner?._tokenClient?._jsonService,
-    inner?._validator?._tokenClient?._jsonService,
-  ]) {
+  for (const service of tokenServices<Posting>(manager)) {
     // Another oidc-client-ts than 3.5 reads its answers as they are.
     if (typeof service?.postForm !== 'function') continue;
     const postForm = service.postForm.bind(service);

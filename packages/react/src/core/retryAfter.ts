@@ -1,5 +1,6 @@
 import type { UserManager } from 'oidc-client-ts';
 import type { SessionCore } from './SessionCore';
+import { tokenServices } from './tokenServices';
 
 /** The longest a `Retry-After` holds the session's token requests back, in ms. */
 export const maxRetryAfter = 600_000;
@@ -33,9 +34,7 @@ export function retryAfter(response: Response, now = Date.now()): number {
  * the answers where it fetches them; an oidc-client-ts that fetches elsewhere leaves `heard` uncalled.
  */
 export function watchRetryAfter(manager: UserManager, heard: (wait: number) => void): void {
-  const inner = (manager as unknown as { _client?: OidcClientInside })._client;
-  for (const client of [inner?._tokenClient, inner?._validator?._tokenClient]) {
-    const service = client?._jsonService;
+  for (const service of tokenServices<JsonServiceInside>(manager)) {
     const fetchTimed = service?.fetchWithTimeout;
     if (service === undefined || fetchTimed === undefined) continue;
     service.fetchWithTimeout = async (...args) => {
@@ -48,11 +47,6 @@ export function watchRetryAfter(manager: UserManager, heard: (wait: number) => v
 
 interface JsonServiceInside {
   fetchWithTimeout?(input: RequestInfo, init?: RequestInit): Promise<Response>;
-}
-
-interface OidcClientInside {
-  _tokenClient?: { _jsonService?: JsonServiceInside };
-  _validator?: { _tokenClient?: { _jsonService?: JsonServiceInside } };
 }
 
 /** What a renewal does with the provider's `Retry-After` (rule 5 of the session protocol). */
