@@ -207,7 +207,8 @@ export default defineConfig((options) => ({
     'react-router',
     'jose',
   ],
-  // Bundling drops module-level directives; every entry renders or holds React state.
+  // Bundling drops module-level directives; every entry renders or holds React state. The chunks
+  // that only the engine's `import()` loads leave it out (see `lazyChunk`).
   onSuccess: () => addUseClient('dist'),
   esbuildOptions(esbuild) {
     esbuild.mangleProps = new RegExp(`^(${internalMembers.join('|')})$`);
@@ -215,15 +216,22 @@ export default defineConfig((options) => ({
 }));
 
 /**
- * Puts `'use client';` first in every built module (the Rollup pass drops a banner directive),
- * and moves its source map one line down to match.
+ * The chunks loaded only through the engine's `import()` (`core/loadEngine.ts`, `core/activate.ts`,
+ * `core/TokenPresenter.ts`): client code already, as their importer is, so the directive would
+ * only be bytes that an app's bundler (esbuild) keeps at the top of each of its lazy chunks.
+ */
+const lazyChunk = /^(engine|IdleClock|DPoP)-\w+\.js$/;
+
+/**
+ * Puts `'use client';` first in every built module but the lazy chunks (the Rollup pass drops a
+ * banner directive), and moves its source map one line down to match.
  */
 async function addUseClient(dir: string): Promise<void> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
       await addUseClient(path);
-    } else if (/\.c?js$/.test(entry.name)) {
+    } else if (/\.c?js$/.test(entry.name) && !lazyChunk.test(entry.name)) {
       const code = await readFile(path, 'utf8');
       if (code.startsWith("'use client';")) continue;
       await writeFile(path, `'use client';\n${code}`);
