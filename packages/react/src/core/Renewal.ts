@@ -1,6 +1,6 @@
 import type { User } from 'oidc-client-ts';
 import { nextRequestAt } from './sessionRecord';
-import { WallClockTimer } from './wallClockTimer';
+import { wallClockTimer } from './wallClockTimer';
 import { warnNeverStarted } from './warnNeverStarted';
 import type { SessionCore } from './SessionCore';
 
@@ -16,7 +16,7 @@ export class Renewal {
 
   renewing: Promise<User | null> | undefined;
 
-  readonly renewTimer = new WallClockTimer();
+  readonly renewTimer = wallClockTimer();
 
   renewRetries = 0;
 

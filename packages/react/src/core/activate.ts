@@ -1,6 +1,6 @@
 import { loadedCallback, loadedSignOutReturn } from './arrival';
 import type { SessionCore } from './SessionCore';
-import { WallClockTimer } from './wallClockTimer';
+import { wallClockTimer } from './wallClockTimer';
 
 /**
  * Runs the engine (`AuthClient`'s counted `start()`): connects to the other tabs and listens to
@@ -21,7 +21,7 @@ export function activate(core: SessionCore): Promise<void> {
     if (idle !== null) {
       core.idleLoading ??= import('./IdleClock').then(
         ({ IdleClock }) =>
-          (core.idleClock ??= new IdleClock(core, idle, new WallClockTimer(1_000, true))),
+          (core.idleClock ??= new IdleClock(core, idle, wallClockTimer(1_000, true))),
         () => (core.idleLoading = undefined),
       );
       void core.idleLoading.then((clock) => core.active && clock?.start());
