@@ -12,7 +12,8 @@ import { createParts } from './parts';
 import { dropEmptyTokenFields } from './dropEmptyTokenFields';
 import type { Parts } from './parts';
 import { Renewal } from './Renewal';
-import { SessionRecords, tokenId } from './sessionRecord';
+import { sessionRecords, tokenId } from './sessionRecord';
+import type { SessionRecords } from './sessionRecord';
 import type { StateStore } from './stateStore';
 import type { IdleClock } from './IdleClock';
 import { TabSession } from './TabSession';
@@ -178,7 +179,7 @@ export class SessionCore {
   }
 
   records(): SessionRecords {
-    this.sessionRecords ??= new SessionRecords(
+    this.sessionRecords ??= sessionRecords(
       this.storageKey('session'),
       this.environment.sharedStorage === undefined
         ? browserStorage('localStorage')

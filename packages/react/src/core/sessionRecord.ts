@@ -30,67 +30,71 @@ export function nextRequestAt(record: SessionRecord): number {
 // Without shared storage (no localStorage) the record lives in this page only.
 const pageRecords = new Map<string, string>();
 
-/** Reads and writes one session record. */
-export class SessionRecords {
-  constructor(
-    private readonly key: string,
-    /** The storage every tab shares (localStorage), or null when there is none. */
-    readonly storage: Storage | null,
-  ) {}
-
+/** Reads and writes one session record (see `sessionRecords`). */
+export interface SessionRecords {
+  /** The storage every tab shares (localStorage), or null when there is none. */
+  readonly storage: Storage | null;
   /** False when the record lives in this page only (no shared storage). */
-  get shared(): boolean {
-    return this.storage !== null;
-  }
-
-  read(): SessionRecord | null {
-    const text = this.storage === null ? pageRecords.get(this.key) : this.storage.getItem(this.key);
-    return parseRecord(text ?? null);
-  }
-
-  write(record: SessionRecord): void {
-    const text = JSON.stringify(record);
-    if (this.storage === null) pageRecords.set(this.key, text);
-    else this.storage.setItem(this.key, text);
-  }
-
+  readonly shared: boolean;
+  read(): SessionRecord | null;
+  write(record: SessionRecord): void;
   /** Removes the record of `session` (or any record when none is named). */
-  remove(session?: string | null): void {
-    if (session != null && this.read()?.session !== session) return;
-    if (this.storage === null) pageRecords.delete(this.key);
-    else this.storage.removeItem(this.key);
-  }
-
+  remove(session?: string | null): void;
   /**
    * Resolves with true once the record names `session`, else with false after `ms`: a tab may
    * hear of a session (a channel message) before another tab's write of its record reaches it.
    */
-  until(session: string, ms: number): Promise<boolean> {
-    return new Promise((resolve) => {
-      const stop = (found: boolean) => {
-        clearTimeout(timer);
-        unwatch();
-        resolve(found);
-      };
-      const check = () => {
-        if (this.read()?.session === session) stop(true);
-      };
-      const unwatch = this.watch(check);
-      const timer = setTimeout(stop, ms, false);
-      check();
-    });
-  }
-
+  until(session: string, ms: number): Promise<boolean>;
   /** Calls `onChange` when another tab changes the record; returns the unsubscribe function. */
-  watch(onChange: () => void): () => void {
+  watch(onChange: () => void): () => void;
+}
+
+/** The session record kept under `key` in `storage`, or in this page when `storage` is null. */
+export function sessionRecords(key: string, storage: Storage | null): SessionRecords {
+  const read = () =>
+    parseRecord((storage === null ? pageRecords.get(key) : storage.getItem(key)) ?? null);
+
+  const watch = (onChange: () => void) => {
     const target = globalThis as Partial<Pick<Window, 'addEventListener' | 'removeEventListener'>>;
-    if (this.storage === null || typeof target.addEventListener !== 'function') return () => {};
+    if (storage === null || typeof target.addEventListener !== 'function') return () => {};
     const listener = (event: StorageEvent) => {
-      if (event.key === this.key || event.key === null) onChange();
+      if (event.key === key || event.key === null) onChange();
     };
     target.addEventListener('storage', listener);
     return () => target.removeEventListener?.('storage', listener);
-  }
+  };
+
+  return {
+    storage,
+    shared: storage !== null,
+    read,
+    watch,
+    write(record) {
+      const text = JSON.stringify(record);
+      if (storage === null) pageRecords.set(key, text);
+      else storage.setItem(key, text);
+    },
+    remove(session) {
+      if (session != null && read()?.session !== session) return;
+      if (storage === null) pageRecords.delete(key);
+      else storage.removeItem(key);
+    },
+    until(session, ms) {
+      return new Promise((resolve) => {
+        const stop = (found: boolean) => {
+          clearTimeout(timer);
+          unwatch();
+          resolve(found);
+        };
+        const check = () => {
+          if (read()?.session === session) stop(true);
+        };
+        const unwatch = watch(check);
+        const timer = setTimeout(stop, ms, false);
+        check();
+      });
+    },
+  };
 }
 
 function parseRecord(text: string | null): SessionRecord | null {
