@@ -5,7 +5,7 @@ import type { StoredUser } from './storedUser';
 import { authError, isAuthError } from './errors';
 import type { AuthError } from './errors';
 import type { SessionRecord } from './sessionRecord';
-import { TabSync } from './tabSync';
+import { tabSync } from './tabSync';
 import type { SessionCore } from './SessionCore';
 
 /**
@@ -17,7 +17,7 @@ export class TabSession {
 
   connect(): void {
     const { authority, client_id } = this.core.authConfig.oidc;
-    this.core.tabs = new TabSync(
+    this.core.tabs = tabSync(
       `oidc-kit:${authority}:${client_id}`,
       (message) => void this.core.parts.sharing.onTabMessage(message),
       this.core.environment.createChannel,

@@ -68,28 +68,9 @@ function isTabMessage(value: unknown): value is TabMessage {
   }
 }
 
-/**
- * One tab's end of the session channel (a same-origin, in-memory BroadcastChannel). Without
- * BroadcastChannel it does nothing, and each tab keeps its own session.
- */
-export class TabSync {
-  private readonly channel: ChannelLike | null;
-  /** The requests waiting for answers, by id: a late answer to one never settles another. */
-  private readonly pending = new Map<string, (session: SharedSession) => void>();
-
-  constructor(
-    name: string,
-    private readonly onMessage: (message: TabMessage) => void,
-    createChannel: (name: string) => ChannelLike | null = defaultChannel,
-  ) {
-    this.channel = createChannel(name);
-    this.channel?.addEventListener('message', (event) => this.receive(event.data));
-  }
-
-  post(message: TabMessage): void {
-    this.channel?.postMessage(message);
-  }
-
+/** One tab's end of the session channel (see `tabSync`). */
+export interface TabSync {
+  post(message: TabMessage): void;
   /**
    * Asks the other tabs for their session (or, with `renew-request`, to renew it first); resolves
    * with the first answer that `accept` takes, or null after `wait` ms.
@@ -97,36 +78,55 @@ export class TabSync {
   request(
     type: 'session-request' | 'renew-request',
     wait: number,
-    accept: (session: SharedSession) => boolean = () => true,
-  ): Promise<SharedSession | null> {
-    if (this.channel === null) return Promise.resolve(null);
-    const id = randomId();
-    return new Promise((resolve) => {
-      const answer = (session: SharedSession | null) => {
-        if (session !== null && !accept(session)) return;
-        clearTimeout(timer);
-        this.pending.delete(id);
-        resolve(session);
-      };
-      const timer = setTimeout(() => answer(null), wait);
-      this.pending.set(id, answer);
-      this.post({ type, from: id });
-    });
-  }
+    accept?: (session: SharedSession) => boolean,
+  ): Promise<SharedSession | null>;
+  close(): void;
+}
 
-  close(): void {
-    this.pending.clear();
-    this.channel?.close();
-  }
-
-  private receive(data: unknown): void {
+/**
+ * One tab's end of the session channel (a same-origin, in-memory BroadcastChannel). Without
+ * BroadcastChannel it does nothing, and each tab keeps its own session.
+ */
+export function tabSync(
+  name: string,
+  onMessage: (message: TabMessage) => void,
+  createChannel: (name: string) => ChannelLike | null = defaultChannel,
+): TabSync {
+  const channel = createChannel(name);
+  /** The requests waiting for answers, by id: a late answer to one never settles another. */
+  const pending = new Map<string, (session: SharedSession) => void>();
+  const post = (message: TabMessage) => channel?.postMessage(message);
+  channel?.addEventListener('message', ({ data }) => {
     if (!isTabMessage(data)) return;
     if (data.type === 'session') {
-      this.pending.get(data.to)?.(data.session);
+      pending.get(data.to)?.(data.session);
       return;
     }
-    this.onMessage(data);
-  }
+    onMessage(data);
+  });
+
+  return {
+    post,
+    request(type, wait, accept = () => true) {
+      if (channel === null) return Promise.resolve(null);
+      const id = randomId();
+      return new Promise((resolve) => {
+        const answer = (session: SharedSession | null) => {
+          if (session !== null && !accept(session)) return;
+          clearTimeout(timer);
+          pending.delete(id);
+          resolve(session);
+        };
+        const timer = setTimeout(() => answer(null), wait);
+        pending.set(id, answer);
+        post({ type, from: id });
+      });
+    },
+    close() {
+      pending.clear();
+      channel?.close();
+    },
+  };
 }
 
 function defaultChannel(name: string): ChannelLike | null {
