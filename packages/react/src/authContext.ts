@@ -18,6 +18,11 @@ export interface AuthContextValue {
   /** Matches one `start()`; the last one stops timers and listeners at once. */
   stop(): void;
   getSnapshot(): AuthSnapshot;
+  /**
+   * Optional: the snapshot the server rendered, which hydration reads (React's
+   * `getServerSnapshot`). Default: `getSnapshot()`. `AuthClient`'s is `loading`.
+   */
+  getServerSnapshot?(): AuthSnapshot;
   subscribe(listener: () => void): () => void;
   signIn(options?: SignInOptions): Promise<void>;
   signOut(options?: SignOutOptions): Promise<void>;

@@ -1,4 +1,5 @@
 import type { User, UserManager } from 'oidc-client-ts';
+import { initialAuthSnapshot } from './authState';
 import type { AuthSnapshot } from './authState';
 import { lazyAuthFetch } from './createAuthFetch';
 import type { AuthFetch } from './authFetch';
@@ -70,6 +71,14 @@ export class AuthClient {
 
   /** The current state; the same object until something changes. */
   getSnapshot = (): AuthSnapshot => this.authState.snapshot;
+
+  /**
+   * What the server rendered: `loading` (no client runs there). Hydration reads it, so a client
+   * that knows the session already (started by a route loader) hydrates the server's HTML.
+   */
+  getServerSnapshot(): AuthSnapshot {
+    return initialAuthSnapshot;
+  }
 
   /** Calls `listener` after every change; returns the unsubscribe function. */
   subscribe: (listener: () => void) => () => void = this.authState.subscribe;

@@ -20,8 +20,7 @@ export function useSelectedAuthState<T>(
 ): T {
   const client = useAuthClient(hook);
   const memo = useRef<Memo<T> | null>(null);
-  const select = () => {
-    const snapshot = client.getSnapshot();
+  const selectFrom = (snapshot: AuthSnapshot) => {
     const previous = memo.current;
     if (previous !== null && previous.snapshot === snapshot && previous.selector === selector) {
       return previous.selection;
@@ -34,5 +33,10 @@ export function useSelectedAuthState<T>(
   };
   // Called on the client, so that an engine whose methods need their object works too.
   const subscribe = useCallback((listener: () => void) => client.subscribe(listener), [client]);
-  return useSyncExternalStore(subscribe, select, select);
+  return useSyncExternalStore(
+    subscribe,
+    () => selectFrom(client.getSnapshot()),
+    // Server render and hydration: what the server rendered, though the client may know more now.
+    () => selectFrom(client.getServerSnapshot?.() ?? client.getSnapshot()),
+  );
 }
