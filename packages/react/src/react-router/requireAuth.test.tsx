@@ -9,6 +9,7 @@ import {
 } from 'react-router';
 import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { createHarness } from '../../test/support/harness';
+import { deferred } from '../../test/support/deferred';
 import { AuthProvider } from '../AuthProvider';
 import { AuthError } from '../core/errors';
 import { writeGuardAttempt } from '../core/guardAttempts';
@@ -110,6 +111,29 @@ describe('requireAuth loader guard (React Router data router, in memory)', () =>
     auth.set({ state: 'unauthenticated' });
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(auth.signIn.calls).toEqual([]);
+  });
+
+  test('a navigation abandoned while the client starts lets go at once, not once the session is known', async () => {
+    // The real client's start() resolves once the session is known: after a slow code exchange,
+    // say. Held here.
+    const restoring = deferred();
+    const auth = createMockAuthClient({ state: 'loading' });
+    const client: LoaderAuthClient = { ...auth, start: () => restoring.promise };
+    const navigation = new AbortController();
+    const loaded = requireAuth(client)({
+      request: new Request(`${location.origin}/admin`, { signal: navigation.signal }),
+    });
+    navigation.abort();
+    const settled = await Promise.race([
+      loaded.then(
+        () => 'resolved',
+        (error: Error) => error.name,
+      ),
+      new Promise((resolve) => setTimeout(() => resolve('still pending'), 500)),
+    ]);
+    expect(settled).toBe('AbortError');
+    expect(auth.stop.calls).toHaveLength(1);
+    restoring.resolve();
   });
 
   test('throws a 403 response to a signed-in user without the role, and does not sign in', async () => {

@@ -11,6 +11,7 @@ import type {
 // Bundled into this entry; the attempt itself is shared with the main entry's copy (see the file).
 import { readGuardAttempt, writeGuardAttempt } from '../core/guardAttempts';
 import { isUnderWay } from '../core/authState';
+import { unlessAborted } from '../core/unlessAborted';
 import { returnToFromRequest } from './returnToFromRequest';
 
 /**
@@ -50,8 +51,10 @@ export async function waitForAuth(
   signal?: AbortSignal,
 ): Promise<AuthSnapshot> {
   try {
-    // Once the session is known: a client started anew after a stop() restores it first.
-    await client.start();
+    // Once the session is known: a client started anew after a stop() restores it first. An
+    // abandoned navigation does not wait for that (a slow code exchange, say).
+    const started = client.start();
+    await (signal === undefined ? started : unlessAborted(signal, started));
     return await new Promise<AuthSnapshot>((resolve, reject) => {
       const settle = () => {
         if (signal?.aborted === true) reject(signal.reason);
