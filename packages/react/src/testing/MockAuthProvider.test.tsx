@@ -380,6 +380,21 @@ describe('createMockAuthClient, as the real client', () => {
     expect(await none).toBeNull();
   });
 
+  test('start() asked while loading resolves once the state that follows is set, as the real client does', async () => {
+    const auth = createMockAuthClient({ state: 'loading' });
+    const seen: string[] = [];
+    const started = auth.start().then(() => seen.push(auth.getSnapshot().status));
+    // Whatever runs first, start() has not resolved on `loading`.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(seen).toEqual([]);
+    auth.set({ state: 'unauthenticated' });
+    await started;
+    expect(seen).toEqual(['unauthenticated']);
+    expect(auth.start.calls).toHaveLength(1);
+    // Once known, at once.
+    await auth.start();
+  });
+
   test('getAccessToken() renews nothing: an expiring token is given as it is', async () => {
     const expiring = createTestUser({ expiresIn: 2 });
     const auth = createMockAuthClient({ user: expiring });

@@ -60,6 +60,7 @@ export interface MockAuthOptions {
 
 /** A stand-in for the auth client, for tests and stories: spied actions and a settable state. */
 export interface MockAuthClient extends AuthContextValue {
+  /** Resolves once the mock is not `loading`, as the real client's once the session is known. */
   readonly start: Spy<[], Promise<void>>;
   readonly stop: Spy<[], void>;
   readonly signIn: Spy<[options?: SignInOptions], Promise<void>>;
@@ -207,7 +208,8 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
   const stayActive = spy(() => setIdleWarning(null));
   const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
   return {
-    start: spy(async () => undefined),
+    // Resolves once the session is known, as the real client's does: never on `loading`.
+    start: spy(async () => void (await userOnceLoaded())),
     stop: spy(() => undefined),
     getSnapshot: () => snapshot,
     subscribe: (listener) => {
