@@ -53,16 +53,6 @@ describe('verifyDPoPProof', () => {
       'http://localhost:4001/%7Euser',
       'http://localhost:4001/~user',
     ],
-  ])(
-    'accepts a proof whose htu is the request URL up to percent-encoding (RFC 3986 §6.2.2): %s',
-    async (_label, htu, requestUrl) => {
-      await expect(
-        check(await signProof(key, htu, token), { url: new URL(requestUrl) }),
-      ).resolves.toBeUndefined();
-    },
-  );
-
-  it.each([
     ['an upper-case scheme and host in htu', 'HTTP://LocalHost:4001/me', url],
     ['the default port in htu', 'https://api.example.com:443/me', 'https://api.example.com/me'],
     [
@@ -71,7 +61,7 @@ describe('verifyDPoPProof', () => {
       'http://api.example.com:80/me',
     ],
   ])(
-    'accepts a proof whose htu is the request URL up to scheme and host case and default port (RFC 3986 §6.2.2.1, §6.2.3): %s',
+    'accepts a proof whose htu is the request URL up to percent-encoding, scheme and host case and default port (RFC 3986 §6.2.2, §6.2.3): %s',
     async (_label, htu, requestUrl) => {
       await expect(
         check(await signProof(key, htu, token), { url: new URL(requestUrl) }),
