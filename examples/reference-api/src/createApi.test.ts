@@ -501,6 +501,7 @@ describe('CORS', () => {
     expect(list(refused.headers.get('access-control-expose-headers'))).toEqual([
       'WWW-Authenticate',
       'DPoP-Nonce',
+      'Retry-After',
     ]);
   });
 
@@ -590,6 +591,19 @@ describe('when the provider cannot be reached', () => {
     const token = await signToken(key, { claims: { iss: provider.issuer } });
     const app = api({ issuer: provider.issuer, jwks: undefined, jwksTimeoutMs: 300 });
     await expect503(await app.request('/me', { headers: bearer(token) }));
+  });
+
+  it("lets the app's origin read a 503 and its Retry-After, so it can wait and try again", async () => {
+    const jwks = createRemoteJWKSet(new URL(`http://127.0.0.1:${await closedPort()}/jwks`));
+    const response = await api({ jwks }).request('/me', {
+      headers: { Origin: appOrigin, ...bearer(await signToken(key)) },
+    });
+    await expect503(response);
+    expect(response.headers.get('access-control-allow-origin')).toBe(appOrigin);
+    // Retry-After is no CORS-safelisted response header: unexposed, the page cannot read it.
+    expect(response.headers.get('access-control-expose-headers')?.split(/\s*,\s*/)).toContain(
+      'Retry-After',
+    );
   });
 
   it('verifies tokens once the provider is back, without a restart', async () => {

@@ -93,8 +93,9 @@ export function createApi(options: CreateApiOptions): Hono<ApiEnv> {
       // one, or the browser refuses the call before sending it (the app sees a network error).
       allowMethods: ['GET'],
       allowHeaders: ['Authorization', 'Content-Type', 'DPoP'],
-      // So the app can read why a call was refused, and a nonce it is asked to use.
-      exposeHeaders: ['WWW-Authenticate', 'DPoP-Nonce'],
+      // So the app can read why a call was refused, a nonce it is asked to use, and how long to
+      // wait after a 503: none of them is a CORS-safelisted response header.
+      exposeHeaders: ['WWW-Authenticate', 'DPoP-Nonce', 'Retry-After'],
       maxAge: 600,
     }),
   );
