@@ -1,4 +1,4 @@
-import { createRemoteJWKSet } from 'jose';
+import { createRemoteJWKSet, SignJWT } from 'jose';
 import type { JWTVerifyGetKey } from 'jose';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApi } from './createApi';
@@ -135,6 +135,18 @@ describe('a request without a usable token', () => {
     [
       'an alg none token',
       async () => ({ headers: bearer(unsignedToken({ roles: ['admin'] })) }),
+      'The access token algorithm is not allowed.',
+    ],
+    [
+      "an HS256 token whose secret is the provider's public key (algorithm confusion)",
+      async () => {
+        const secret = new TextEncoder().encode(JSON.stringify(key.publicJwk));
+        const token = await new SignJWT({ iss: issuer, aud: audience, sub: 'admin' })
+          .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid: key.kid })
+          .setExpirationTime('5m')
+          .sign(secret);
+        return { headers: bearer(token) };
+      },
       'The access token algorithm is not allowed.',
     ],
     [

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { errors, SignJWT } from 'jose';
+import type { JWK } from 'jose';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ApiEnv } from './apiEnv';
 import {
@@ -22,10 +23,12 @@ import {
 import type { RequireAccessTokenOptions } from './verifyAccessToken';
 
 let rsa: TestKey;
+/** Another key pair with the provider key's kid: what an attacker signs with. */
+let attacker: TestKey;
 const now = () => Math.floor(Date.now() / 1000);
 
 beforeAll(async () => {
-  rsa = await createTestKey('RS256');
+  [rsa, attacker] = await Promise.all([createTestKey('RS256'), createTestKey('RS256')]);
 });
 
 function verify(token: string, keys = localKeys(rsa)) {
@@ -148,6 +151,50 @@ describe('verifyAccessToken', () => {
     );
     const unknownKid = await createTestKey('RS256', 'unknown');
     await expect(verify(await signToken(unknownKid))).rejects.toThrow(errors.JWKSNoMatchingKey);
+  });
+
+  it.each([
+    ['its own key in a jwk header', (jwk: JWK) => ({ jwk })],
+    ['a jku header naming its own key set', () => ({ jku: 'https://attacker.example/jwks' })],
+    ['an x5u header naming its own certificate', () => ({ x5u: 'https://attacker.example/cert' })],
+  ])('refuses a token that brings %s: only the provider keys count', async (_, header) => {
+    // Signed with the attacker's key under the provider key's kid, pointing at the attacker's.
+    const token = await new SignJWT({ iss: issuer, aud: audience, sub: 'admin', exp: now() + 300 })
+      .setProtectedHeader({
+        alg: 'RS256',
+        typ: 'at+jwt',
+        kid: rsa.kid,
+        ...header(attacker.publicJwk),
+      })
+      .sign(attacker.privateKey);
+    await expect(verify(token)).rejects.toThrow(errors.JWSSignatureVerificationFailed);
+  });
+
+  it('refuses a token with a crit header this API does not understand (RFC 7515 §4.1.11)', async () => {
+    // jose will not sign such a token, so it is put together by hand, as an attacker would.
+    const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const input = `${encode({ alg: 'RS256', typ: 'at+jwt', kid: rsa.kid, crit: ['urn:x'], 'urn:x': 1 })}.${encode(
+      { iss: issuer, aud: audience, sub: 'user-1', exp: now() + 300 },
+    )}`;
+    const signature = await crypto.subtle.sign(
+      'RSASSA-PKCS1-v1_5',
+      rsa.privateKey,
+      new TextEncoder().encode(input),
+    );
+    const token = `${input}.${Buffer.from(signature).toString('base64url')}`;
+    await expect(verify(token)).rejects.toThrow(errors.JOSENotSupported);
+  });
+
+  it.each(['exp', 'nbf', 'iat'])('refuses a token whose %s is not a number', async (claim) => {
+    const token = await signToken(rsa, { claims: { [claim]: String(now() + 300) } });
+    await expect(verify(token)).rejects.toMatchObject({ claim });
+  });
+
+  it('accepts a token whose iat is in the future: exp bounds its life, and nbf says when it starts', async () => {
+    // RFC 9068 §4 asks for exp only; refusing a future iat would refuse every fresh token of a
+    // provider whose clock runs a little ahead of this API's.
+    const token = await signToken(rsa, { claims: { iat: now() + 3600 } });
+    expect((await verify(token)).sub).toBe('user-1');
   });
 
   it('refuses a token whose payload was changed after signing', async () => {
