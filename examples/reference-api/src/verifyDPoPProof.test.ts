@@ -124,6 +124,12 @@ describe('verifyDPoPProof', () => {
     ],
     ['no ath', { claims: { ath: undefined } }, 'The DPoP proof is for another access token.'],
     ['no jti', { claims: { jti: undefined } }, 'The DPoP proof has no usable jti.'],
+    ['a jti that is a number', { claims: { jti: 7 } }, 'The DPoP proof has no usable jti.'],
+    [
+      'a jti of more than 256 characters (the replay cache holds every jti)',
+      { claims: { jti: 'x'.repeat(257) } },
+      'The DPoP proof has no usable jti.',
+    ],
   ])('refuses a proof with %s', async (_label, options, message) => {
     expect(await refusal(check(await signProof(key, url, token, options)))).toBe(message);
   });
@@ -197,6 +203,40 @@ describe('verifyDPoPProof', () => {
       .setProtectedHeader({ typ: 'dpop+jwt', alg: 'HS256', jwk: key.publicJwk })
       .sign(secret);
     expect(await refusal(check(proof))).toBe('The DPoP proof algorithm is not allowed.');
+  });
+
+  describe('put together by hand, as an attacker would', () => {
+    const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    /** A proof of `header` over good claims, with `signature` (made by no key). */
+    const forged = (header: Record<string, unknown>, signature = 'A'.repeat(86)) =>
+      `${encode({ typ: 'dpop+jwt', ...header })}.${encode({
+        htm: 'GET',
+        htu: url,
+        iat: Math.floor(Date.now() / 1000),
+        jti: crypto.randomUUID(),
+      })}.${signature}`;
+
+    it('refuses alg none, even beside the key the token is bound to', async () => {
+      for (const header of [{ alg: 'none' }, { alg: 'none', jwk: key.publicJwk }]) {
+        expect(await refusal(check(forged(header, '')))).toBe(
+          'The DPoP proof algorithm is not allowed.',
+        );
+      }
+    });
+
+    it.each([
+      ['no jwk header (a kid instead)', async () => ({ kid: 'key-1' })],
+      ['a jwk header that is no object', async () => ({ jwk: 'key' })],
+      ['a symmetric key in its jwk header', async () => ({ jwk: { kty: 'oct', k: 'c2VjcmV0' } })],
+      [
+        'an RSA key in its jwk header',
+        async () => ({ jwk: (await createDPoPKey('RS256')).publicJwk }),
+      ],
+    ])('refuses an ES256 proof with %s', async (_label, header) => {
+      expect(await refusal(check(forged({ alg: 'ES256', ...(await header()) })))).toBe(
+        'The DPoP proof is malformed or its signature is invalid.',
+      );
+    });
   });
 
   it('refuses something that is not a JWS', async () => {
