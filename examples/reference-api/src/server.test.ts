@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { request } from 'node:http';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PortInUseError, startServer } from './server';
 import type { RunningServer } from './server';
 import {
@@ -95,6 +95,60 @@ describe('startServer', () => {
     expect(await status(`${server.url}/me`, `localhost:${server.port}`)).toBe(200);
     // A proof made for another API, replayed here under that API's name.
     expect(await status('http://other-api.example/me', 'other-api.example')).toBe(401);
+  });
+
+  describe('headers sent twice or too large, as only a raw HTTP client sends them', () => {
+    /** `GET path` with `headers` sent as given (an array value: one header line each). */
+    async function send(path: string, headers: OutgoingHttpHeaders) {
+      const sent = request(`${server?.url}${path}`, { headers });
+      sent.end();
+      const [response] = (await once(sent, 'response')) as [IncomingMessage];
+      let body = '';
+      for await (const chunk of response) body += String(chunk);
+      return {
+        status: response.statusCode,
+        challenge: response.headers['www-authenticate'],
+        body,
+      };
+    }
+
+    beforeEach(async () => {
+      provider = await startTestProvider(key);
+      server = await startServer({ port: 0, issuer: provider.issuer, audience, appOrigin });
+    });
+
+    it('refuses two Authorization headers, rather than taking the first or the last', async () => {
+      const good = await signToken(key, { claims: { iss: provider?.issuer } });
+      const answer = await send('/me', { Authorization: [`Bearer ${good}`, `Bearer ${good}`] });
+      expect(answer.status).toBe(401);
+      expect(answer.challenge).toBe(
+        'Bearer error="invalid_token", error_description="The Authorization header is malformed."',
+      );
+    });
+
+    it('refuses a bound token with two DPoP headers, each a good proof', async () => {
+      const dpopKey = await createDPoPKey();
+      const token = await signToken(key, {
+        claims: { iss: provider?.issuer, cnf: { jkt: dpopKey.jkt } },
+      });
+      const proof = () => signProof(dpopKey, `${server?.url}/me`, token);
+      const answer = await send('/me', {
+        Authorization: `DPoP ${token}`,
+        DPoP: [await proof(), await proof()],
+      });
+      expect(answer.status).toBe(401);
+      expect(JSON.parse(answer.body)).toEqual({
+        error: 'invalid_dpop_proof',
+        error_description: 'Send exactly one DPoP proof with a DPoP-bound token.',
+      });
+    });
+
+    it('answers 431 to headers over the size limit, and goes on serving', async () => {
+      const huge = await send('/me', { Authorization: `Bearer ${'a'.repeat(20_000)}` });
+      expect(huge.status).toBe(431);
+      const token = await signToken(key, { claims: { iss: provider?.issuer } });
+      expect((await send('/me', { Authorization: `Bearer ${token}` })).status).toBe(200);
+    });
   });
 
   it('answers 503 over HTTP when the provider is down, and 200 once it is up', async () => {
