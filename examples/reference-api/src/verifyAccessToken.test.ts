@@ -197,6 +197,35 @@ describe('verifyAccessToken', () => {
     expect((await verify(token)).sub).toBe('user-1');
   });
 
+  describe('a token without kid, against a key set with several keys it could be signed by', () => {
+    // Two RSA keys at once is what a provider publishes while it rotates its signing key.
+    const withoutKid = (key: TestKey) =>
+      new SignJWT({ iss: issuer, aud: audience, sub: 'user-1', exp: now() + 300 })
+        .setProtectedHeader({ alg: key.alg, typ: 'at+jwt' })
+        .sign(key.privateKey);
+    let previous: TestKey;
+    let current: TestKey;
+    beforeAll(async () => {
+      [previous, current] = await Promise.all([
+        createTestKey('RS256', 'previous'),
+        createTestKey('RS256', 'current'),
+      ]);
+    });
+
+    it('is verified by whichever of them signed it', async () => {
+      for (const key of [previous, current]) {
+        const verified = await verify(await withoutKid(key), localKeys(previous, current));
+        expect(verified.sub).toBe('user-1');
+      }
+    });
+
+    it('is refused when none of them signed it', async () => {
+      await expect(
+        verify(await withoutKid(attacker), localKeys(previous, current)),
+      ).rejects.toThrow(errors.JWSSignatureVerificationFailed);
+    });
+  });
+
   it('refuses a token whose payload was changed after signing', async () => {
     const [header, , signature] = (await signToken(rsa)).split('.');
     const payload = Buffer.from(

@@ -1,5 +1,5 @@
 import { errors, jwtVerify } from 'jose';
-import type { JWTPayload, JWTVerifyGetKey } from 'jose';
+import type { JWTPayload, JWTVerifyGetKey, JWTVerifyOptions } from 'jose';
 import { createMiddleware } from 'hono/factory';
 import type { ApiEnv } from './apiEnv';
 import { invalidToken, providerUnavailable } from './bearerErrors';
@@ -81,6 +81,28 @@ function normalizeTyp(typ: unknown): string | undefined {
 }
 
 /**
+ * `jwtVerify` with the provider's keys, trying each key that could have signed the token when
+ * several can (no `kid` while the provider publishes two keys of its type, as during a rotation):
+ * jose then throws `JWKSMultipleMatchingKeys`, which yields those keys.
+ */
+async function verifyWithAnyKey(token: string, keys: JWTVerifyGetKey, options: JWTVerifyOptions) {
+  try {
+    return await jwtVerify(token, keys, options);
+  } catch (error) {
+    if (!(error instanceof errors.JWKSMultipleMatchingKeys)) throw error;
+    for await (const key of error) {
+      try {
+        return await jwtVerify(token, key, options);
+      } catch (refused) {
+        // Signed by another of the keys: try the next. Any other refusal is this key's verdict.
+        if (!(refused instanceof errors.JWSSignatureVerificationFailed)) throw refused;
+      }
+    }
+    throw new errors.JWSSignatureVerificationFailed();
+  }
+}
+
+/**
  * Verifies an access token: signature by one of the provider's keys with an allowed algorithm,
  * `iss`, `aud`, `exp` (required) and `nbf`, a `typ` of `at+jwt` or `JWT`, a string `sub`, and no
  * `cnf` but a DPoP one (`cnf.jkt`). Checking the DPoP proof of a bound token is left to the caller
@@ -95,7 +117,7 @@ export async function verifyAccessToken(
   token: string,
   options: VerifyAccessTokenOptions,
 ): Promise<VerifiedAccessToken> {
-  const { payload, protectedHeader } = await jwtVerify(token, options.keys, {
+  const { payload, protectedHeader } = await verifyWithAnyKey(token, options.keys, {
     issuer: options.issuer,
     audience: options.audience,
     algorithms: [...accessTokenAlgorithms],
