@@ -17,7 +17,8 @@ export function bearerChallenge(error: string, description: string): string {
 
 /**
  * 401 with `WWW-Authenticate: Bearer error="invalid_token"` (RFC 6750 §3.1): no usable token.
- * Sent for a missing token too (where RFC 6750 allows a bare `Bearer`), so clients see one shape.
+ * Sent for a missing token too, where RFC 6750 §3.1 recommends a bare `Bearer` (no error code), so
+ * clients see one shape.
  */
 export function invalidToken(c: Context, description: string): Response {
   const body: ErrorBody = { error: 'invalid_token', error_description: description };
