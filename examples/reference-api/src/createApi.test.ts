@@ -640,6 +640,27 @@ describe('when the provider cannot be reached', () => {
   });
 });
 
+describe('while the provider rotates its key', () => {
+  it("answers a token without kid signed by either of the provider's published keys", async () => {
+    const next = await createTestKey('RS256', 'next');
+    const provider = await startTestProvider(key, next);
+    try {
+      const app = api({ issuer: provider.issuer, jwks: undefined });
+      for (const signer of [key, next]) {
+        const token = await new SignJWT({ iss: provider.issuer, aud: audience, sub: signer.kid })
+          .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt' })
+          .setExpirationTime('5m')
+          .sign(signer.privateKey);
+        const response = await app.request('/me', { headers: bearer(token) });
+        expect(response.status).toBe(200);
+        expect(await response.json()).toMatchObject({ sub: signer.kid });
+      }
+    } finally {
+      await provider.close();
+    }
+  });
+});
+
 describe('an unexpected failure', () => {
   it('answers 500 with a JSON body and logs it, rather than 401 or a crash', async () => {
     const bug = new Error('a bug in the key source');
