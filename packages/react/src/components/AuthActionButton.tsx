@@ -29,7 +29,10 @@ export const AuthActionButton = /* @__PURE__ */ forwardRef<
   if (running && pending) setRunning(false);
   const busy = running || pending;
 
-  const handleClick = composeEventHandlers<MouseEvent<HTMLButtonElement>>(onClick, () => {
+  const handleClick = composeEventHandlers<MouseEvent<HTMLButtonElement>>(onClick, (event) => {
+    // The click is the action's, busy or not: asChild's link is not followed, its submit button
+    // does not submit the form.
+    event.preventDefault();
     // Busy is only aria-disabled (and asChild's element has no `disabled`): the click arrives.
     if (busy || disabled) return;
     setRunning(true);

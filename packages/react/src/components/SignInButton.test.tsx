@@ -5,6 +5,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createHarness } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
 import { AuthProvider } from '../AuthProvider';
+import { clicksCancelled } from '../../test/support/clicksCancelled';
 import { unhandledRejectionsDuring } from '../../test/support/unhandledRejections';
 import { AuthContext } from '../authContext';
 import { MockAuthProvider, createMockAuthClient } from '../testing';
@@ -157,6 +158,53 @@ describe('SignInButton', () => {
     expect(link.getAttribute('aria-busy')).toBe('true');
   });
 
+  test('asChild on a link signs in instead of following it: the click is cancelled, busy too', async () => {
+    const cancelled = clicksCancelled();
+    const auth = renderButton(
+      <SignInButton asChild>
+        <a href="/login">Log in</a>
+      </SignInButton>,
+    );
+    const link = screen.getByRole('link', { name: 'Log in' });
+    await userEvent.click(link);
+    expect(auth.signIn.calls).toHaveLength(1);
+    expect(cancelled).toEqual([true]);
+    await userEvent.click(link);
+    expect(auth.signIn.calls).toHaveLength(1);
+    expect(cancelled).toEqual([true, true]);
+  });
+
+  test("asChild on a form's submit button signs in without submitting the form", async () => {
+    const submits: string[] = [];
+    const auth = renderButton(
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          submits.push('submit');
+        }}
+      >
+        <SignInButton asChild>
+          <button type="submit">Log in</button>
+        </SignInButton>
+      </form>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(auth.signIn.calls).toHaveLength(1);
+    expect(submits).toEqual([]);
+  });
+
+  test("asChild: your element's onClick that calls preventDefault() cancels sign-in", async () => {
+    const auth = renderButton(
+      <SignInButton asChild>
+        <a href="/login" onClick={(event) => event.preventDefault()}>
+          Log in
+        </a>
+      </SignInButton>,
+    );
+    await userEvent.click(screen.getByRole('link', { name: 'Log in' }));
+    expect(auth.signIn.calls).toEqual([]);
+  });
+
   test("asChild hands the element to both refs, yours and the button's, with no React warning", () => {
     const logged = vi.spyOn(console, 'error');
     const buttonRef = createRef<HTMLButtonElement>();
@@ -275,7 +323,8 @@ describe('SignInButton', () => {
     },
   );
 
-  test('disabled, as a button or with asChild, does not sign in', async () => {
+  test('disabled, as a button or with asChild, does not sign in (nor follows the link)', async () => {
+    const cancelled = clicksCancelled();
     const auth = renderButton(
       <>
         <SignInButton disabled />
@@ -287,6 +336,7 @@ describe('SignInButton', () => {
     const link = screen.getByRole('link', { name: 'Log in' });
     expect(link.getAttribute('aria-disabled')).toBe('true');
     await userEvent.click(link);
+    expect(cancelled).toEqual([true]);
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(auth.signIn.calls).toEqual([]);
   });

@@ -8,7 +8,10 @@ import { checkAsChild } from './checkAsChild';
 
 /** Props of {@link SignInButton}: a button's, plus where and how to sign in. */
 export interface SignInButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
-  /** Render your own element (e.g. a link) instead of a `<button>`, with these props merged in. */
+  /**
+   * Render your own element (e.g. a link) instead of a `<button>`, with these props merged in. A
+   * click signs in instead of following the link or submitting the form.
+   */
   asChild?: boolean;
   /** Where to land after sign-in: a same-origin path. Default: the current location. */
   returnTo?: string;

@@ -2,6 +2,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createRef } from 'react';
 import { describe, expect, test, vi } from 'vitest';
+import { clicksCancelled } from '../../test/support/clicksCancelled';
 import { MockAuthProvider, createMockAuthClient, createTestUser } from '../testing';
 import { SignOutButton } from './SignOutButton';
 
@@ -65,6 +66,21 @@ describe('SignOutButton', () => {
     expect(auth.signOut.calls).toEqual([]);
     await userEvent.click(screen.getByRole('link', { name: 'Leave' }));
     expect(auth.signOut.calls).toHaveLength(1);
+  });
+
+  test('asChild on a link signs out instead of following it', async () => {
+    const cancelled = clicksCancelled();
+    const auth = createMockAuthClient({ user: createTestUser() });
+    render(
+      <MockAuthProvider client={auth}>
+        <SignOutButton asChild>
+          <a href="/logout">Leave</a>
+        </SignOutButton>
+      </MockAuthProvider>,
+    );
+    await userEvent.click(screen.getByRole('link', { name: 'Leave' }));
+    expect(auth.signOut.calls).toHaveLength(1);
+    expect(cancelled).toEqual([true]);
   });
 
   test('asChild with text instead of one element throws, in development, saying what it needs', () => {

@@ -9,7 +9,10 @@ import { checkAsChild } from './checkAsChild';
 /** Props of {@link SignOutButton}: a button's, plus how to sign out. */
 export interface SignOutButtonProps
   extends ButtonHTMLAttributes<HTMLButtonElement>, SignOutOptions {
-  /** Render your own element (e.g. a link) instead of a `<button>`, with these props merged in. */
+  /**
+   * Render your own element (e.g. a link) instead of a `<button>`, with these props merged in. A
+   * click signs out instead of following the link or submitting the form.
+   */
   asChild?: boolean;
 }
 

@@ -1,0 +1,13 @@
+import { onTestFinished } from 'vitest';
+
+/**
+ * Whether each click that reached the window, from now to the end of the test, had its default
+ * action (following a link, submitting a form) cancelled.
+ */
+export function clicksCancelled(): boolean[] {
+  const cancelled: boolean[] = [];
+  const listener = (event: Event) => cancelled.push(event.defaultPrevented);
+  window.addEventListener('click', listener);
+  onTestFinished(() => window.removeEventListener('click', listener));
+  return cancelled;
+}
