@@ -2,12 +2,14 @@ import { act } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
-import { afterEach, expect, test } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
 import { createHookHarness } from '../test/support/hookHarness';
 import { AuthProvider } from './AuthProvider';
 import type { AuthContextValue } from './authContext';
+import { IdleWarning } from './components/IdleWarning';
 import { SignedIn } from './components/SignedIn';
 import { SignedOut } from './components/SignedOut';
+import { useIdle } from './hooks/useIdle';
 import { useUser } from './hooks/useUser';
 
 const hooks = createHookHarness();
@@ -48,5 +50,45 @@ test('a client that knows the session before hydration hydrates the server HTML,
   );
   expect(recoverable).toEqual([]);
   expect(container.textContent).toBe('in Alice Liddell');
+  act(() => root.unmount());
+});
+
+function IdleStatus() {
+  return <p>{useIdle().status}</p>;
+}
+
+function idlePage(client: AuthContextValue) {
+  return (
+    <StrictMode>
+      <AuthProvider client={client}>
+        <IdleStatus />
+        <IdleWarning />
+      </AuthProvider>
+    </StrictMode>
+  );
+}
+
+// As above, with idle sign-out: a client that shows the warning already (another tab's, or the
+// page's own clock) must hydrate the server's HTML, where nobody is timed.
+test("a client that shows idle sign-out's warning before hydration hydrates the server HTML, then shows it", async () => {
+  // The warning begins 1 ms after the last input, a minute before the end.
+  const idle = { timeout: 60_000, warning: 59_999 };
+  const client = await hooks.signedInClient({}, { idle });
+  await vi.waitFor(() => expect(client.idle.getSnapshot().status).toBe('warning'), {
+    timeout: 5_000,
+  });
+  const container = document.createElement('div');
+  container.innerHTML = renderToString(idlePage(hooks.harness.createClient({ config: { idle } })));
+  expect(container.innerHTML).toBe('<p>active</p>');
+
+  const recoverable: unknown[] = [];
+  const root = await act(async () =>
+    hydrateRoot(container, idlePage(client), {
+      onRecoverableError: (error) => recoverable.push(error),
+    }),
+  );
+  expect(recoverable).toEqual([]);
+  expect(container.querySelector('p')?.textContent).toBe('warning');
+  expect(container.querySelector('[role="alertdialog"]')).not.toBeNull();
   act(() => root.unmount());
 });

@@ -1,5 +1,7 @@
 import { useCallback, useSyncExternalStore } from 'react';
+import { inactiveIdle } from '../core/idleSnapshot';
 import { useAuthClient } from './useAuthClient';
+import { useSelectedAuthState } from './useSelectedAuthState';
 import { useSecondClock } from './useSecondClock';
 
 /** What {@link useIdle} returns. */
@@ -35,7 +37,11 @@ export function useIdleFor(caller: string): IdleState {
   const subscribe = useCallback((listener: () => void) => idle.subscribe(listener), [idle]);
   const read = useCallback(() => idle.getSnapshot(), [idle]);
   const stay = useCallback(() => idle.stay(), [idle]);
-  const { status, deadline } = useSyncExternalStore(subscribe, read, read);
+  const timed = useSyncExternalStore(subscribe, read, read);
+  // Nobody is timed without a user: so in hydration too, which sees the snapshot the server
+  // rendered (`loading`), though the client may show the warning already.
+  const signedIn = useSelectedAuthState(caller, (state) => state.user !== null);
+  const { status, deadline } = signedIn ? timed : inactiveIdle;
   const ticking = status === 'warning';
   // The clock, to the second, during the warning only.
   const now = useSecondClock(ticking) * 1000;

@@ -1,6 +1,7 @@
 import { vi } from 'vitest';
 import { AuthProvider } from '../../src/AuthProvider';
 import type { AuthClient } from '../../src/core/AuthClient';
+import type { AuthOptions } from '../../src/core/configTypes';
 import { createHarness } from './harness';
 import type { Harness } from './harness';
 import type { FakeProviderOptions } from './FakeProvider';
@@ -13,10 +14,13 @@ export function createHookHarness() {
       if (harness === undefined) throw new Error('no client yet: call signedInClient() first');
       return harness;
     },
-    /** A client signed in as alice at a fresh fake provider. */
-    async signedInClient(options: FakeProviderOptions = {}): Promise<AuthClient> {
+    /** A client signed in as alice at a fresh fake provider, with `config` over the harness's. */
+    async signedInClient(
+      options: FakeProviderOptions = {},
+      config?: AuthOptions & Record<string, unknown>,
+    ): Promise<AuthClient> {
       harness = createHarness(options);
-      const { client } = await harness.signIn(harness.createClient());
+      const { client } = await harness.signIn(harness.createClient({ config }), { config });
       return client;
     },
     /** A started client with no session. */
