@@ -5,6 +5,7 @@
 // in dist/ (turbo builds them first: this is the package's `typecheck`, which needs `^build`).
 // ```json blocks must parse. A block that is deliberately an excerpt says so on the line before
 // its fence, where readers of the Markdown see it too: <!-- snippet: fragment, why -->.
+// The READMEs that packages publish link only to absolute URLs (npmjs.com shows them too).
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,6 +62,27 @@ for (const name of ['react', 'dev-provider']) {
         'packages: run `npx turbo run typecheck --filter=@oidc-kit/test-packed`, which builds them first.',
     );
     process.exit(1);
+  }
+}
+
+// A published package's README is read on npmjs.com too, which does not resolve a relative link
+// against the package's folder in the repository (`repository.directory`): there it leads nowhere.
+const published = readmesIn('packages').filter(
+  (page) =>
+    JSON.parse(readFileSync(join(root, dirname(page), 'package.json'), 'utf8')).private !== true,
+);
+for (const page of published) {
+  // Code blocks blanked out, lines kept: `handlers[0](event)` in code is no link.
+  const text = readFileSync(join(root, page), 'utf8').replace(
+    /^( *)(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1\2[ \t]*$/gm,
+    (block) => block.replace(/[^\n]/g, ' '),
+  );
+  for (const match of text.matchAll(/\]\(([^)\s]+)[^)]*\)/g)) {
+    if (/^(https?:|mailto:|#)/.test(match[1])) continue;
+    const line = text.slice(0, match.index).split('\n').length;
+    problems.push(
+      `${page}:${line}: the link "${match[1]}" is relative, and leads nowhere on npmjs.com, where this README is published: link to https://github.com/oidc-kit/oidc-kit/blob/main/… instead`,
+    );
   }
 }
 
@@ -160,7 +182,7 @@ if (problems.length > 0) {
   });
   console.error(problems.join('\n'));
   console.error(
-    `check-snippets: ${problems.length} problem(s) in the docs' code blocks (as compiled: ${relative(root, outDir)}). ` +
+    `check-snippets: ${problems.length} problem(s) in the docs' code blocks (as compiled: ${relative(root, outDir)}) or links. ` +
       'Fix the block; an excerpt that is not meant to compile is marked on the line before its fence: <!-- snippet: fragment, why -->.',
   );
   process.exit(1);
