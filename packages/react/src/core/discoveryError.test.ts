@@ -28,6 +28,19 @@ describe('discoveryError', () => {
     expect(error?.message).toContain('CORS');
   });
 
+  test('no answer on this machine asks whether the provider runs, naming the dev provider', () => {
+    const local = 'http://localhost:4000/.well-known/openid-configuration';
+    const error = discoveryError(new TypeError('Failed to fetch'), local);
+    expect(error?.code).toBe('network');
+    expect(error?.message).toContain(local);
+    expect(error?.message).toContain('Is the provider running?');
+    expect(error?.message).toContain('npx oidc-kit-dev-provider');
+    // A hosted provider is not the dev provider: no such advice there.
+    expect(discoveryError(new TypeError('Failed to fetch'), url)?.message).not.toContain(
+      'oidc-kit-dev-provider',
+    );
+  });
+
   test('a server error or a timeout is left to the usual mapping', () => {
     expect(discoveryError(new Error('Service Unavailable (503): {}'), url)).toBeNull();
     expect(discoveryError(Object.assign(new Error('t'), { name: 'ErrorTimeout' }), url)).toBeNull();

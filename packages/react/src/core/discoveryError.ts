@@ -13,7 +13,11 @@ export function discoveryError(cause: unknown, url: string): AuthError | null {
     return authError(
       'network',
       process.env.NODE_ENV !== 'production' && [
-        `The identity provider could not be reached at ${url}: the browser is offline, the host does not answer, or it answers without CORS headers for this origin. Check \`authority\` if the URL looks wrong.`,
+        `The identity provider could not be reached at ${url}: the browser is offline, the host does not answer, or it answers without CORS headers for this origin. Check \`authority\` if the URL looks wrong.` +
+          // On this machine, the likeliest cause is a provider not started (the dev provider's own).
+          (/^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])[:/]/.test(url)
+            ? ' Is the provider running? The dev provider starts with `npx oidc-kit-dev-provider`.'
+            : ''),
         'Nothing was sent to the identity provider.',
       ],
       { cause },
