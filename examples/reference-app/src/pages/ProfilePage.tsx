@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { ReactNode } from 'react';
 import { isAuthError, useAuthActions, useSessionExpiry, useUser } from '@oidc-kit/react';
 import ui from '../styles/ui.module.css';
 
@@ -7,6 +8,11 @@ function formatClaim(value: unknown): string {
   if (typeof value === 'number' && value > 1_000_000_000)
     return new Date(value * 1000).toLocaleString();
   return JSON.stringify(value);
+}
+
+/** A claim's name that may wrap after its underscores (preferred_username) on a narrow screen. */
+function breakable(claim: string): ReactNode[] {
+  return claim.split(/(?<=_)/).flatMap((part, i) => (i === 0 ? [part] : [<wbr key={i} />, part]));
 }
 
 /** The signed-in user's claims and the access token's lifetime. */
@@ -74,7 +80,7 @@ export function ProfilePage() {
       </section>
       <section className={ui.card} aria-labelledby="claims">
         <h2 id="claims">Your claims</h2>
-        <table>
+        <table className={ui.claims}>
           <thead>
             <tr>
               <th scope="col">Claim</th>
@@ -85,7 +91,7 @@ export function ProfilePage() {
             {Object.entries(user ?? {}).map(([claim, value]) => (
               <tr key={claim}>
                 <th scope="row">
-                  <code>{claim}</code>
+                  <code>{breakable(claim)}</code>
                 </th>
                 <td>{formatClaim(value)}</td>
               </tr>

@@ -23,7 +23,9 @@ export function SignedOutPage() {
             Sign in again
           </SignInButton>
         </SignedOut>
-        <Link to="/">Home</Link>
+        <Link to="/" className={`${ui.button} ${ui.secondary}`}>
+          Back to the home page
+        </Link>
       </div>
     </section>
   );
