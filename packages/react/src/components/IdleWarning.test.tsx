@@ -352,5 +352,8 @@ describe('IdleWarning', () => {
     expect(styled.parentElement?.getAttribute('style') ?? '').toBe('');
     expect(screen.getByRole('button', { name: 'Stay signed in' }).className).toBe('primary');
     expect(screen.getByRole('button', { name: 'Sign out' }).className).toBe('secondary');
+    // None of the default look is left on the title or the buttons either.
+    for (const element of styled.querySelectorAll('p, button'))
+      expect(element.getAttribute('style') ?? '', element.outerHTML).not.toMatch(/margin/);
   });
 });

@@ -59,6 +59,11 @@ const dialogLook: CSSProperties = {
   boxShadow: '0 10px 30px rgb(0 0 0 / 0.25)',
 };
 
+// The dialog's padding alone above the title, as below the buttons: a paragraph's top margin
+// would add 1em above. And the buttons apart by more than the space between them.
+const titleLook: CSSProperties = { marginTop: 0 };
+const signOutLook: CSSProperties = { marginInlineStart: '0.5rem' };
+
 /** "m:ss" of a number of milliseconds (`useIdle` counts to the second, rounding up). */
 function clock(ms: number): string {
   const seconds = Math.floor(ms / 1000);
@@ -215,7 +220,7 @@ function IdleDialog({
           stay();
         }}
       >
-        <p id={titleId}>
+        <p id={titleId} style={className ? undefined : titleLook}>
           <strong>{title}</strong>
         </p>
         <p id={textId} ref={text}>
@@ -228,6 +233,7 @@ function IdleDialog({
         <button
           type="button"
           className={signOutClassName}
+          style={className ? undefined : signOutLook}
           onClick={() => void reportRejection(signOut())}
         >
           {signOutLabel}
