@@ -1,0 +1,94 @@
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CreateApiOptions } from './createApi';
+import { me } from './handlers';
+import { bearer, createTestApi } from './testApi';
+import { appOrigin, createTestKey, recordingLogger, signToken } from './testSupport';
+import type { TestKey } from './testSupport';
+
+// CORS: the app's origin only, and what it may send and read.
+
+// Every handler is a spy that runs the real one: a refused request must reach none of them.
+vi.mock('./handlers', { spy: true });
+
+let key: TestKey;
+let logger: ReturnType<typeof recordingLogger>;
+
+beforeAll(async () => {
+  key = await createTestKey('RS256');
+});
+
+beforeEach(() => {
+  vi.clearAllMocks();
+  logger = recordingLogger();
+});
+
+function api(options: Partial<CreateApiOptions> = {}) {
+  return createTestApi(key, logger, options);
+}
+
+describe('CORS', () => {
+  const preflight = (origin: string) =>
+    api().request('/me', {
+      method: 'OPTIONS',
+      headers: {
+        Origin: origin,
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'authorization',
+      },
+    });
+  const list = (value: string | null) => value?.split(',').map((item) => item.trim());
+
+  it("answers a preflight from the app's origin", async () => {
+    const response = await preflight(appOrigin);
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe(appOrigin);
+    expect(list(response.headers.get('access-control-allow-headers'))).toEqual([
+      'Authorization',
+      'Content-Type',
+      'DPoP',
+    ]);
+    expect(list(response.headers.get('access-control-allow-methods'))).toEqual(['GET']);
+    expect(response.headers.get('access-control-allow-credentials')).toBeNull();
+    expect(response.headers.get('vary')).toMatch(/Origin/);
+    expect(me).not.toHaveBeenCalled();
+  });
+
+  it('gives no Access-Control-Allow-Origin to a preflight from another origin', async () => {
+    const response = await preflight('http://evil.example');
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it("lets the app's origin read answers, refusals and their WWW-Authenticate included", async () => {
+    const ok = await api().request('/me', {
+      headers: { Origin: appOrigin, ...bearer(await signToken(key)) },
+    });
+    expect(ok.headers.get('access-control-allow-origin')).toBe(appOrigin);
+    const refused = await api().request('/me', { headers: { Origin: appOrigin } });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('access-control-allow-origin')).toBe(appOrigin);
+    expect(list(refused.headers.get('access-control-expose-headers'))).toEqual([
+      'WWW-Authenticate',
+      'DPoP-Nonce',
+      'Retry-After',
+    ]);
+  });
+
+  it('gives no Access-Control-Allow-Origin to a request from another origin', async () => {
+    for (const origin of ['http://evil.example', 'http://localhost:5174', 'null']) {
+      const response = await api().request('/me', {
+        headers: { Origin: origin, ...bearer(await signToken(key)) },
+      });
+      expect(response.headers.get('access-control-allow-origin')).toBeNull();
+    }
+  });
+
+  it('allows the configured origin only', async () => {
+    const app = api({ appOrigin: 'https://app.example.com' });
+    const response = await app.request('/health', { headers: { Origin: appOrigin } });
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+    const allowed = await app.request('/health', {
+      headers: { Origin: 'https://app.example.com' },
+    });
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+  });
+});
