@@ -2,7 +2,7 @@ import { SignJWT } from 'jose';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CreateApiOptions } from './createApi';
 import { adminStats, me } from './handlers';
-import { bearer, createTestApi, invalidTokenChallenge } from './testApi';
+import { bearer, createTestApi, invalidTokenChallenge, protectedPaths } from './testApi';
 import {
   audience,
   createTestKey,
@@ -132,7 +132,8 @@ describe('a request without a usable token', () => {
     ],
   ];
 
-  describe.each(['/me', '/admin/stats'])('on %s', (path) => {
+  // Every endpoint (read from the routes, so a new one is covered), and an unknown path below.
+  describe.each(protectedPaths())('on %s', (path) => {
     it.each(withoutCredentials)(
       'gets 401 invalid_token with Bearer and DPoP challenges for %s',
       async (_, init, description) => {

@@ -56,6 +56,11 @@ function causes(error: unknown): string {
   return parts.length > 0 ? parts.join(': ') : String(error);
 }
 
+/** The methods of the app's endpoints (middleware, registered for `ALL`, aside). */
+function endpointMethods(app: Hono<ApiEnv>): string[] {
+  return [...new Set(app.routes.map((route) => route.method).filter((method) => method !== 'ALL'))];
+}
+
 /**
  * Builds the reference API as a Hono app: `GET /health` (open), `GET /me` (any valid access
  * token) and `GET /admin/stats` (role `admin`), with CORS for `appOrigin` only.
@@ -89,9 +94,10 @@ export function createApi(options: CreateApiOptions): Hono<ApiEnv> {
     '*',
     cors({
       origin: options.appOrigin,
-      // Only what the endpoints below answer: add POST, PUT, ... with the first endpoint that takes
-      // one, or the browser refuses the call before sending it (the app sees a network error).
-      allowMethods: ['GET'],
+      // Exactly the methods the endpoints answer, read at each preflight: a POST endpoint added
+      // below is callable from the app at once, where a fixed list would make the browser refuse
+      // the call before sending it (the app sees a network error, not a status).
+      allowMethods: () => endpointMethods(app),
       allowHeaders: ['Authorization', 'Content-Type', 'DPoP'],
       // So the app can read why a call was refused, a nonce it is asked to use, and how long to
       // wait after a 503: none of them is a CORS-safelisted response header.

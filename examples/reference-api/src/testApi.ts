@@ -33,3 +33,15 @@ export function bearer(token: string): Record<string, string> {
 
 /** A `Bearer error="invalid_token"` challenge with a description that is safe in a header. */
 export const invalidTokenChallenge = /^Bearer error="invalid_token", error_description="[^"\\]+"$/;
+
+/**
+ * The path of every endpoint behind the token check (all but `/health`), read from the app's
+ * routes: a refusal suite that walks them covers an endpoint as soon as it is added.
+ */
+export function protectedPaths(): string[] {
+  const app = createApi({ issuer, audience, appOrigin, publicOrigin });
+  const paths = app.routes
+    .filter((route) => route.method !== 'ALL' && route.path !== '/health')
+    .map((route) => route.path);
+  return [...new Set(paths)];
+}
