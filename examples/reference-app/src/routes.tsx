@@ -14,13 +14,11 @@ import { SignedOutPage } from './pages/SignedOutPage';
 import layout from './styles/layout.module.css';
 
 /**
- * The app's routes. Add product screens here; a screen for signed-in users (or a role) gets a
- * loader from `loaders.ts`, which guards it and loads its data.
+ * The app's routes. Add product screens here, among the guarded pages; each gets a loader from
+ * `loaders.ts`, which guards it and loads its data (see "Add a screen" in the README).
  */
 export function createRoutes(auth: AuthContextValue): RouteObject[] {
   const loaders = createLoaders(auth);
-  // A failed loader (403, sign-in needed, the API down) shows inside the layout.
-  const page = { ErrorBoundary: RouteErrorPage };
   return [
     {
       Component: Layout,
@@ -34,10 +32,17 @@ export function createRoutes(auth: AuthContextValue): RouteObject[] {
       children: [
         { index: true, Component: HomePage },
         { path: 'callback', Component: CallbackPage },
-        { path: 'dashboard', loader: loaders.dashboard, Component: DashboardPage, ...page },
-        { path: 'profile', loader: loaders.profile, Component: ProfilePage, ...page },
-        { path: 'admin', loader: loaders.admin, Component: AdminPage, ...page },
         { path: 'signed-out', Component: SignedOutPage },
+        {
+          // A failed loader below (403, sign-in needed, the API down) shows inside the layout, with
+          // the header, for every page put here: new screens need no ErrorBoundary of their own.
+          ErrorBoundary: RouteErrorPage,
+          children: [
+            { path: 'dashboard', loader: loaders.dashboard, Component: DashboardPage },
+            { path: 'profile', loader: loaders.profile, Component: ProfilePage },
+            { path: 'admin', loader: loaders.admin, Component: AdminPage },
+          ],
+        },
         { path: '*', Component: NotFoundPage },
       ],
     },

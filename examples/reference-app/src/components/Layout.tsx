@@ -1,7 +1,6 @@
 import { useRef } from 'react';
 import { NavLink, Outlet } from 'react-router';
 import {
-  Authorized,
   IdleWarning,
   SignInButton,
   SignOutButton,
@@ -9,6 +8,7 @@ import {
   SignedOut,
   useAuthState,
 } from '@oidc-kit/react';
+import { MainNav } from './MainNav';
 import { NavigationStatus } from './NavigationStatus';
 import { PageLoading } from './PageLoading';
 import { SignInProblem } from './SignInProblem';
@@ -31,16 +31,7 @@ export function Layout() {
           <span aria-hidden="true" className={layout.brandMark} />
           Acme Orders
         </NavLink>
-        <nav aria-label="Main" className={layout.nav}>
-          <NavLink to="/">Home</NavLink>
-          <SignedIn>
-            <NavLink to="/dashboard">Dashboard</NavLink>
-            <NavLink to="/profile">Profile</NavLink>
-            <Authorized roles={['admin']}>
-              <NavLink to="/admin">Admin</NavLink>
-            </Authorized>
-          </SignedIn>
-        </nav>
+        <MainNav />
         <div className={layout.session} aria-live="polite">
           {checking && <span className={ui.muted}>Checking session…</span>}
           <SignedIn>
