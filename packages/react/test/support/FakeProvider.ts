@@ -216,6 +216,12 @@ export class FakeProvider {
     for (const entry of this.refreshTokens.values()) entry.grant.revoked = true;
   }
 
+  /** Whether `accessToken` was issued here and its grant still stands (its expiry aside). */
+  grantStands(accessToken: string): boolean {
+    const entry = this.accessTokens.get(accessToken);
+    return entry !== undefined && !entry.grant.revoked;
+  }
+
   /** Expires every access token now, as time passing would. */
   expireAccessTokens(): void {
     for (const entry of this.accessTokens.values()) entry.expiresAt = 0;
