@@ -31,15 +31,16 @@ export function describeTab(client: AuthClient): string {
 }
 
 /**
- * What must hold once every tab has caught up, a line for each failure: no tab authenticated with
- * a session signed out, nor with another session than the record's, nor with tokens of a grant the
- * provider ended; the record names no signed-out session.
+ * What must hold once `tabs` have caught up, a line for each failure: none authenticated with a
+ * session signed out, nor with another session than the record's, nor (with `grants`) with tokens
+ * of a grant the provider ended; the record names no signed-out session.
  */
 export function settledFailures(
   tabs: readonly AuthClient[],
   shared: Storage,
   provider: FakeProvider,
   signedOut: ReadonlySet<string>,
+  grants: boolean,
 ): string[] {
   const failed: string[] = [];
   const record = recordedSession(shared);
@@ -52,7 +53,7 @@ export function settledFailures(
     const session = sessionOf(client);
     if (session !== null && signedOut.has(session)) failed.push(`${shown}, a session signed out`);
     if (session !== record) failed.push(`${shown} with another session than the record's`);
-    if (!provider.grantStands(user?.access_token ?? '')) {
+    if (grants && !provider.grantStands(user?.access_token ?? '')) {
       failed.push(`${shown} with a token whose grant the provider ended`);
     }
   }

@@ -238,8 +238,17 @@ async function run(
     if (failed.length > 0) return;
   }
 
-  // Every fault heals; past any hold and every expiry, each open tab renews in turn.
   await Promise.allSettled(underWay.splice(0));
+  // As the steps left them: each tab that hears the others, once caught up (a frozen tab is checked
+  // once woken, below). Its grant may have ended unknown to it: the healing renewals find out.
+  const hearing = open.filter(({ frozen }) => !frozen.now).map(({ client }) => client);
+  await settle(hearing);
+  check('at the end of the steps');
+  for (const line of settledFailures(hearing, harness.shared, provider, signedOut, false)) {
+    failed.push(`at the end of the steps: ${line}`);
+  }
+
+  // Every fault heals and every tab wakes; past any hold and every expiry, each tab renews in turn.
   thaw();
   provider.options.refreshAnswer = undefined;
   provider.options.loseNextRefreshResponse = false;
@@ -250,20 +259,20 @@ async function run(
     await jump(11);
   }
   await Promise.allSettled(underWay.splice(0));
-  // A tab whose session was replaced shows it until the new one comes (or none does, after the
-  // wait for the other tabs' answer): only then is what it shows settled.
-  const replacing = () => open.filter(({ client }) => betweenSessions(client));
-  await vi.waitFor(() => expect(replacing()).toEqual([]), { timeout: 5000 }).catch(ignore);
-  if (replacing().length > 0) failed.push(`${replacing().length} tabs stay between sessions`);
-  for (const { client } of open) await harness.caughtUp(client);
-  check('at the end');
+  const all = open.map(({ client }) => client);
+  await settle(all);
+  check('healed');
+  for (const line of settledFailures(all, harness.shared, provider, signedOut, true)) {
+    failed.push(`healed: ${line}`);
+  }
 
-  failed.push(
-    ...settledFailures(
-      open.map(({ client }) => client),
-      harness.shared,
-      provider,
-      signedOut,
-    ),
-  );
+  /** Waits until `tabs` have caught up with each other; one that cannot is a failure. */
+  async function settle(tabs: AuthClient[]): Promise<void> {
+    // A tab whose session was replaced shows it until the new one comes (or none does, after the
+    // wait for the other tabs' answer): only then is what it shows settled.
+    const replacing = () => tabs.filter(betweenSessions);
+    await vi.waitFor(() => expect(replacing()).toEqual([]), { timeout: 5000 }).catch(ignore);
+    if (replacing().length > 0) failed.push(`${replacing().length} tabs stay between sessions`);
+    for (const client of tabs) await harness.caughtUp(client);
+  }
 }
