@@ -356,4 +356,16 @@ describe('IdleWarning', () => {
     for (const element of styled.querySelectorAll('p, button'))
       expect(element.getAttribute('style') ?? '', element.outerHTML).not.toMatch(/margin/);
   });
+
+  test("a button's own class replaces its default look, the dialog's class unset", () => {
+    const auth = createMockAuthClient({ user: createTestUser(), idleWarning: 30_000 });
+    render(
+      <MockAuthProvider client={auth}>
+        <IdleWarning signOutClassName="secondary" />
+      </MockAuthProvider>,
+    );
+    expect(screen.getByRole('alertdialog').getAttribute('style')).toContain('background');
+    const signOut = screen.getByRole('button', { name: 'Sign out' });
+    expect(signOut.getAttribute('style') ?? '').not.toMatch(/margin/);
+  });
 });

@@ -23,7 +23,7 @@ export interface IdleWarningProps {
   backdropClassName?: string;
   /** Classes for the "Stay signed in" button. */
   stayClassName?: string;
-  /** Classes for the "Sign out" button. */
+  /** Classes for the "Sign out" button; when set, its default inline margin is left out. */
   signOutClassName?: string;
 }
 
@@ -233,7 +233,7 @@ function IdleDialog({
         <button
           type="button"
           className={signOutClassName}
-          style={className ? undefined : signOutLook}
+          style={className || signOutClassName ? undefined : signOutLook}
           onClick={() => void reportRejection(signOut())}
         >
           {signOutLabel}
