@@ -1,30 +1,15 @@
-import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CreateApiOptions } from './createApi';
+import { describe, expect, it, vi } from 'vitest';
 import { me } from './handlers';
-import { bearer, createTestApi } from './testApi';
-import { appOrigin, createTestKey, recordingLogger, signToken } from './testSupport';
-import type { TestKey } from './testSupport';
+import { bearer, setUpTestApi } from './testApi';
+import { appOrigin, createTestKey, signToken } from './testSupport';
 
 // CORS: the app's origin only, and what it may send and read.
 
 // Every handler is a spy that runs the real one: a refused request must reach none of them.
 vi.mock('./handlers', { spy: true });
 
-let key: TestKey;
-let logger: ReturnType<typeof recordingLogger>;
-
-beforeAll(async () => {
-  key = await createTestKey('RS256');
-});
-
-beforeEach(() => {
-  vi.clearAllMocks();
-  logger = recordingLogger();
-});
-
-function api(options: Partial<CreateApiOptions> = {}) {
-  return createTestApi(key, logger, options);
-}
+const key = await createTestKey('RS256');
+const { api } = setUpTestApi(key);
 
 describe('CORS', () => {
   const preflight = (origin: string) =>

@@ -1,37 +1,17 @@
-import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CreateApiOptions } from './createApi';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { adminStats, me } from './handlers';
-import { bearer, createTestApi, invalidTokenChallenge } from './testApi';
-import {
-  createDPoPKey,
-  createTestKey,
-  publicOrigin,
-  recordingLogger,
-  signProof,
-  signToken,
-} from './testSupport';
-import type { DPoPKey, TestKey } from './testSupport';
+import { bearer, invalidTokenChallenge, setUpTestApi } from './testApi';
+import { createDPoPKey, createTestKey, publicOrigin, signProof, signToken } from './testSupport';
+import type { DPoPKey } from './testSupport';
 
 // DPoP-bound access tokens (RFC 9449) through the whole API: proofs, nonces, replays, 403.
 
 // Every handler is a spy that runs the real one: a refused request must reach none of them.
 vi.mock('./handlers', { spy: true });
 
-let key: TestKey;
-let logger: ReturnType<typeof recordingLogger>;
-
-beforeAll(async () => {
-  key = await createTestKey('RS256');
-});
-
-beforeEach(() => {
-  vi.clearAllMocks();
-  logger = recordingLogger();
-});
-
-function api(options: Partial<CreateApiOptions> = {}) {
-  return createTestApi(key, logger, options);
-}
+const key = await createTestKey('RS256');
+const suite = setUpTestApi(key);
+const { api } = suite;
 
 describe('DPoP-bound tokens (cnf.jkt)', () => {
   const meUrl = `${publicOrigin}/me`;
@@ -61,7 +41,7 @@ describe('DPoP-bound tokens (cnf.jkt)', () => {
         headers: { Authorization: `DPoP ${token}`, DPoP: proof },
       });
       expect(response.status).toBe(500);
-      expect(logger.errors).toHaveLength(1);
+      expect(suite.logger.errors).toHaveLength(1);
     } finally {
       spy.mockRestore();
     }

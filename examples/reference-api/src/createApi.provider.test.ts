@@ -1,41 +1,27 @@
 import { createRemoteJWKSet, SignJWT } from 'jose';
 import type { JWTVerifyGetKey } from 'jose';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CreateApiOptions } from './createApi';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { me } from './handlers';
-import { bearer, createTestApi } from './testApi';
+import { bearer, setUpTestApi } from './testApi';
 import {
   appOrigin,
   audience,
   closedPort,
   createTestKey,
-  recordingLogger,
   signToken,
   startTestProvider,
   unsignedToken,
 } from './testSupport';
-import type { TestKey, TestProvider } from './testSupport';
+import type { TestProvider } from './testSupport';
 
 // The provider's keys: 503 while they cannot be fetched, and a key rotation.
 
 // Every handler is a spy that runs the real one: a refused request must reach none of them.
 vi.mock('./handlers', { spy: true });
 
-let key: TestKey;
-let logger: ReturnType<typeof recordingLogger>;
-
-beforeAll(async () => {
-  key = await createTestKey('RS256');
-});
-
-beforeEach(() => {
-  vi.clearAllMocks();
-  logger = recordingLogger();
-});
-
-function api(options: Partial<CreateApiOptions> = {}) {
-  return createTestApi(key, logger, options);
-}
+const key = await createTestKey('RS256');
+const suite = setUpTestApi(key);
+const { api } = suite;
 
 describe('when the provider cannot be reached', () => {
   let provider: TestProvider | undefined;
@@ -55,15 +41,15 @@ describe('when the provider cannot be reached', () => {
         'The identity provider could not be reached to verify the token. Try again.',
     });
     expect(me).not.toHaveBeenCalled();
-    expect(logger.warnings).toHaveLength(1);
-    expect(logger.warnings[0]).toMatch(/^reference API: cannot verify tokens, no keys/);
+    expect(suite.logger.warnings).toHaveLength(1);
+    expect(suite.logger.warnings[0]).toMatch(/^reference API: cannot verify tokens, no keys/);
   }
 
   it("answers 503 when jose's remote JWKS is on a closed port", async () => {
     const jwks = createRemoteJWKSet(new URL(`http://127.0.0.1:${await closedPort()}/jwks`));
     const response = await api({ jwks }).request('/me', { headers: bearer(await signToken(key)) });
     await expect503(response);
-    expect(logger.warnings[0]).toMatch(/fetch failed/);
+    expect(suite.logger.warnings[0]).toMatch(/fetch failed/);
   });
 
   it('answers 503 when discovery finds nothing listening at the issuer', async () => {
@@ -73,7 +59,7 @@ describe('when the provider cannot be reached', () => {
       headers: bearer(token),
     });
     await expect503(response);
-    expect(logger.warnings[0]).toContain(
+    expect(suite.logger.warnings[0]).toContain(
       `could not fetch ${closed}/.well-known/openid-configuration`,
     );
   });

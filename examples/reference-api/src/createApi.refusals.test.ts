@@ -1,46 +1,22 @@
 import { SignJWT } from 'jose';
-import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CreateApiOptions } from './createApi';
+import { describe, expect, it, vi } from 'vitest';
 import { adminStats, me } from './handlers';
-import { bearer, createTestApi, invalidTokenChallenge, protectedPaths } from './testApi';
-import {
-  audience,
-  createTestKey,
-  issuer,
-  recordingLogger,
-  signToken,
-  unsignedToken,
-} from './testSupport';
-import type { TestKey } from './testSupport';
+import { bearer, invalidTokenChallenge, protectedPaths, setUpTestApi } from './testApi';
+import { audience, createTestKey, issuer, signToken, unsignedToken } from './testSupport';
 
 // Every request without a usable token gets 401 and reaches no handler.
 
 // Every handler is a spy that runs the real one: a refused request must reach none of them.
 vi.mock('./handlers', { spy: true });
 
-let key: TestKey;
-/** Same kid as `key`, another key pair: what a forger without the provider's key can sign with. */
-let impostor: TestKey;
-/** A key the provider does not publish. */
-let stranger: TestKey;
-let logger: ReturnType<typeof recordingLogger>;
-
-beforeAll(async () => {
-  [key, impostor, stranger] = await Promise.all([
-    createTestKey('RS256'),
-    createTestKey('RS256', 'key-RS256'),
-    createTestKey('ES256', 'other'),
-  ]);
-});
-
-beforeEach(() => {
-  vi.clearAllMocks();
-  logger = recordingLogger();
-});
-
-function api(options: Partial<CreateApiOptions> = {}) {
-  return createTestApi(key, logger, options);
-}
+// impostor: same kid as `key`, another key pair, what a forger without the provider's key can
+// sign with. stranger: a key the provider does not publish.
+const [key, impostor, stranger] = await Promise.all([
+  createTestKey('RS256'),
+  createTestKey('RS256', 'key-RS256'),
+  createTestKey('ES256', 'other'),
+]);
+const { api } = setUpTestApi(key);
 
 describe('a request without a usable token', () => {
   const now = () => Math.floor(Date.now() / 1000);

@@ -1,31 +1,17 @@
 import type { JWTVerifyGetKey } from 'jose';
-import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CreateApiOptions } from './createApi';
+import { describe, expect, it, vi } from 'vitest';
 import { adminStats, me } from './handlers';
-import { bearer, createTestApi } from './testApi';
-import { createTestKey, recordingLogger, signToken } from './testSupport';
-import type { TestKey } from './testSupport';
+import { bearer, setUpTestApi } from './testApi';
+import { createTestKey, signToken } from './testSupport';
 
 // The endpoints' answers; refusals, DPoP, CORS and the provider's keys are in createApi.*.test.ts.
 
 // Every handler is a spy that runs the real one: a refused request must reach none of them.
 vi.mock('./handlers', { spy: true });
 
-let key: TestKey;
-let logger: ReturnType<typeof recordingLogger>;
-
-beforeAll(async () => {
-  key = await createTestKey('RS256');
-});
-
-beforeEach(() => {
-  vi.clearAllMocks();
-  logger = recordingLogger();
-});
-
-function api(options: Partial<CreateApiOptions> = {}) {
-  return createTestApi(key, logger, options);
-}
+const key = await createTestKey('RS256');
+const suite = setUpTestApi(key);
+const { api } = suite;
 
 describe('GET /health', () => {
   it('answers ok without a token', async () => {
@@ -118,7 +104,7 @@ describe('an unexpected failure', () => {
       error: 'server_error',
       error_description: 'The API failed to answer.',
     });
-    expect(logger.errors).toEqual([['reference API: GET /me failed', bug]]);
+    expect(suite.logger.errors).toEqual([['reference API: GET /me failed', bug]]);
     expect(me).not.toHaveBeenCalled();
   });
 });

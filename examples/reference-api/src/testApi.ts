@@ -1,9 +1,17 @@
 // Test helpers for createApi's suites (createApi*.test.ts), never imported by the server.
 import type { Hono } from 'hono';
+import { beforeEach, vi } from 'vitest';
 import type { ApiEnv } from './apiEnv';
 import { createApi } from './createApi';
 import type { ApiLogger, CreateApiOptions } from './createApi';
-import { appOrigin, audience, issuer, localKeys, publicOrigin } from './testSupport';
+import {
+  appOrigin,
+  audience,
+  issuer,
+  localKeys,
+  publicOrigin,
+  recordingLogger,
+} from './testSupport';
 import type { TestKey } from './testSupport';
 
 /**
@@ -24,6 +32,25 @@ export function createTestApi(
     logger,
     ...options,
   });
+}
+
+/**
+ * A createApi suite's shared setup: before each test, the handler spies cleared (the suite mocks
+ * `./handlers` with `{ spy: true }`) and a fresh logger. `api()` is {@link createTestApi} with
+ * `key` and that logger; read `logger` inside a test.
+ */
+export function setUpTestApi(key: TestKey) {
+  let logger = recordingLogger();
+  beforeEach(() => {
+    vi.clearAllMocks();
+    logger = recordingLogger();
+  });
+  return {
+    get logger() {
+      return logger;
+    },
+    api: (options: Partial<CreateApiOptions> = {}) => createTestApi(key, logger, options),
+  };
 }
 
 /** The `Authorization` header that sends `token` as a bearer token. */
