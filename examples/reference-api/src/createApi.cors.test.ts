@@ -51,6 +51,25 @@ describe('CORS', () => {
     expect(list(response.headers.get('access-control-allow-methods'))).toEqual(['GET', 'POST']);
   });
 
+  it('allows every method Hono routes by name for an endpoint added with app.all()', async () => {
+    // app.all() registers the method ALL, as middleware does: the endpoint still answers a PUT.
+    const app = api();
+    app.all('/invoices', (c) => c.json({ method: c.req.method }));
+    const response = await app.request('/invoices', {
+      method: 'OPTIONS',
+      headers: { Origin: appOrigin, 'Access-Control-Request-Method': 'PUT' },
+    });
+    expect(response.status).toBe(204);
+    expect(list(response.headers.get('access-control-allow-methods'))).toEqual([
+      'GET',
+      'POST',
+      'PUT',
+      'DELETE',
+      'PATCH',
+      'QUERY',
+    ]);
+  });
+
   it('gives no Access-Control-Allow-Origin to a preflight from another origin', async () => {
     const response = await preflight('http://evil.example');
     expect(response.headers.get('access-control-allow-origin')).toBeNull();

@@ -3,6 +3,7 @@ import { cors } from 'hono/cors';
 import type { JWTVerifyGetKey } from 'jose';
 import type { ApiEnv } from './apiEnv';
 import type { ErrorBody } from './bearerErrors';
+import { endpointMethods } from './endpointRoutes';
 import { adminStats, health, me } from './handlers';
 import { createProviderKeys } from './providerKeys';
 import type { DPoPNonces } from './dpopNonces';
@@ -54,11 +55,6 @@ function causes(error: unknown): string {
   const parts: string[] = [];
   for (let e = error; e instanceof Error && parts.length < 4; e = e.cause) parts.push(e.message);
   return parts.length > 0 ? parts.join(': ') : String(error);
-}
-
-/** The methods of the app's endpoints (middleware, registered for `ALL`, aside). */
-function endpointMethods(app: Hono<ApiEnv>): string[] {
-  return [...new Set(app.routes.map((route) => route.method).filter((method) => method !== 'ALL'))];
 }
 
 /**

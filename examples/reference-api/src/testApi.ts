@@ -3,6 +3,7 @@ import type { Hono } from 'hono';
 import { beforeEach, vi } from 'vitest';
 import type { ApiEnv } from './apiEnv';
 import { createApi } from './createApi';
+import { endpointRoutes } from './endpointRoutes';
 import type { ApiLogger, CreateApiOptions } from './createApi';
 import {
   appOrigin,
@@ -67,8 +68,8 @@ export const invalidTokenChallenge = /^Bearer error="invalid_token", error_descr
  */
 export function protectedPaths(): string[] {
   const app = createApi({ issuer, audience, appOrigin, publicOrigin });
-  const paths = app.routes
-    .filter((route) => route.method !== 'ALL' && route.path !== '/health')
+  const paths = endpointRoutes(app)
+    .filter((route) => route.path !== '/health')
     .map((route) => route.path);
   return [...new Set(paths)];
 }
