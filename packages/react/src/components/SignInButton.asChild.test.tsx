@@ -1,0 +1,195 @@
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createRef, forwardRef, useImperativeHandle, version } from 'react';
+import { describe, expect, test, vi } from 'vitest';
+import { renderWithMockAuth as renderButton } from '../../test/support/renderWithMockAuth';
+import { clicksCancelled } from '../../test/support/clicksCancelled';
+import { MockAuthProvider, createMockAuthClient } from '../testing';
+import { SignInButton } from './SignInButton';
+
+// SignInButton asChild: your element, with the button's behaviour, refs and class merged in.
+
+describe('SignInButton', () => {
+  test('asChild renders your element with the behaviour merged in', async () => {
+    const order: string[] = [];
+    const auth = renderButton(
+      <SignInButton asChild returnTo="/x" className="from-button">
+        <a href="#sign-in" className="link" onClick={() => order.push('link')}>
+          Log in
+        </a>
+      </SignInButton>,
+    );
+    const link = screen.getByRole('link', { name: 'Log in' });
+    expect(link.className).toBe('from-button link');
+    expect(screen.queryByRole('button')).toBeNull();
+    await userEvent.click(link);
+    expect(order).toEqual(['link']);
+    expect(auth.signIn.calls).toEqual([[{ returnTo: '/x', popup: undefined }]]);
+    expect(link.getAttribute('aria-busy')).toBe('true');
+  });
+
+  test('asChild on a link signs in instead of following it: the click is cancelled, busy too', async () => {
+    const cancelled = clicksCancelled();
+    const auth = renderButton(
+      <SignInButton asChild>
+        <a href="/login">Log in</a>
+      </SignInButton>,
+    );
+    const link = screen.getByRole('link', { name: 'Log in' });
+    await userEvent.click(link);
+    expect(auth.signIn.calls).toHaveLength(1);
+    expect(cancelled).toEqual([true]);
+    await userEvent.click(link);
+    expect(auth.signIn.calls).toHaveLength(1);
+    expect(cancelled).toEqual([true, true]);
+  });
+
+  test("asChild on a form's submit button signs in without submitting the form", async () => {
+    const submits: string[] = [];
+    const auth = renderButton(
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          submits.push('submit');
+        }}
+      >
+        <SignInButton asChild>
+          <button type="submit">Log in</button>
+        </SignInButton>
+      </form>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(auth.signIn.calls).toHaveLength(1);
+    expect(submits).toEqual([]);
+  });
+
+  test("asChild: your element's onClick that calls preventDefault() cancels sign-in", async () => {
+    const auth = renderButton(
+      <SignInButton asChild>
+        <a href="/login" onClick={(event) => event.preventDefault()}>
+          Log in
+        </a>
+      </SignInButton>,
+    );
+    await userEvent.click(screen.getByRole('link', { name: 'Log in' }));
+    expect(auth.signIn.calls).toEqual([]);
+  });
+
+  test("asChild hands the element to both refs, yours and the button's, with no React warning", () => {
+    const logged = vi.spyOn(console, 'error');
+    const buttonRef = createRef<HTMLButtonElement>();
+    const linkRef = createRef<HTMLAnchorElement>();
+    renderButton(
+      <SignInButton asChild ref={buttonRef}>
+        <a href="#sign-in" ref={linkRef}>
+          Log in
+        </a>
+      </SignInButton>,
+    );
+    const link = screen.getByRole('link', { name: 'Log in' });
+    expect(buttonRef.current).toBe(link);
+    expect(linkRef.current).toBe(link);
+    expect(logged).not.toHaveBeenCalled();
+  });
+
+  test('asChild attaches your callback ref once, not again at each render, and runs its cleanup', () => {
+    const seen: (string | null)[] = [];
+    // Stable, as a ref callback from useCallback. React 19 runs the function it returns on detach
+    // (React 18 warns at one).
+    const linkRef = (node: HTMLAnchorElement | null) => {
+      seen.push(node && 'attach');
+      return version.startsWith('18') ? undefined : () => void seen.push('cleanup');
+    };
+    const buttonRef = createRef<HTMLButtonElement>();
+    const auth = createMockAuthClient();
+    const page = (label: string) => (
+      <MockAuthProvider client={auth}>
+        <SignInButton asChild ref={buttonRef}>
+          <a href="#sign-in" ref={linkRef}>
+            {label}
+          </a>
+        </SignInButton>
+      </MockAuthProvider>
+    );
+    const { rerender, unmount } = render(page('Log in'));
+    const mounted = seen.length;
+    expect(seen.at(-1)).toBe('attach');
+    rerender(page('Sign in here'));
+    act(() => auth.set({ state: 'signing-in' }));
+    expect(seen.slice(mounted)).toEqual([]);
+    unmount();
+    // React 19 runs the cleanup instead of calling the ref with null; React 18 calls it with null.
+    expect(seen.slice(mounted)).toEqual([version.startsWith('18') ? null : 'cleanup']);
+    expect(buttonRef.current).toBeNull();
+  });
+
+  test('asChild with a handle that is a function: it is not taken for a ref cleanup', () => {
+    const handle = vi.fn();
+    const Link = forwardRef<() => void, { children?: React.ReactNode }>(function Link(props, ref) {
+      useImperativeHandle(ref, () => handle);
+      return <a href="#sign-in" {...props} />;
+    });
+    const buttonRef = createRef<unknown>();
+    const { unmount } = render(
+      <MockAuthProvider client={createMockAuthClient()}>
+        <SignInButton asChild ref={buttonRef as React.Ref<HTMLButtonElement>}>
+          <Link>Log in</Link>
+        </SignInButton>
+      </MockAuthProvider>,
+    );
+    expect(buttonRef.current).toBe(handle);
+    unmount();
+    expect(handle).not.toHaveBeenCalled();
+    expect(buttonRef.current).toBeNull();
+  });
+
+  test('asChild with a component that takes no ref: no ref is given to it, so React does not warn', async () => {
+    const logged = vi.spyOn(console, 'error');
+    function PlainLink(props: { onClick?: () => void; children?: React.ReactNode }) {
+      return <a href="#sign-in" {...props} />;
+    }
+    const auth = renderButton(
+      <SignInButton asChild>
+        <PlainLink>Log in</PlainLink>
+      </SignInButton>,
+    );
+    await userEvent.click(screen.getByRole('link', { name: 'Log in' }));
+    expect(auth.signIn.calls).toHaveLength(1);
+    expect(logged).not.toHaveBeenCalled();
+  });
+
+  test('asChild keeps its click and class when your element passes them on as undefined', async () => {
+    // A link component that forwards its own optional props: `onClick={props.onClick}`.
+    function NavLink({ onClick, className }: { onClick?: () => void; className?: string }) {
+      return (
+        <a href="#sign-in" onClick={onClick} className={className}>
+          Log in
+        </a>
+      );
+    }
+    const forwarded: { onClick?: () => void; className?: string } = {};
+    const auth = renderButton(
+      <SignInButton asChild className="from-button">
+        <NavLink onClick={forwarded.onClick} className={forwarded.className} />
+      </SignInButton>,
+    );
+    const link = screen.getByRole('link', { name: 'Log in' });
+    expect(link.className).toBe('from-button');
+    await userEvent.click(link);
+    expect(auth.signIn.calls).toHaveLength(1);
+  });
+
+  test.each([
+    ['text', 'Log in'],
+    ['two elements', [<a key="1">Log</a>, <a key="2">in</a>]],
+    ['nothing', undefined],
+  ])(
+    'asChild with %s instead of one element throws, in development, saying what it needs',
+    (_, children) => {
+      vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      expect(() => renderButton(<SignInButton asChild>{children}</SignInButton>)).toThrow(
+        /^<SignInButton asChild> needs exactly one element as its child/,
+      );
+    },
+  );
+});
