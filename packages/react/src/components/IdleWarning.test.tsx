@@ -335,6 +335,10 @@ describe('IdleWarning', () => {
     const shipped = screen.getByRole('alertdialog');
     expect(shipped.getAttribute('style')).toContain('background');
     expect(shipped.parentElement?.getAttribute('style')).toContain('position: fixed');
+    const title = document.getElementById(shipped.getAttribute('aria-labelledby') ?? '');
+    expect(title?.getAttribute('style')).toBe('margin-top: 0px;');
+    const signOut = screen.getByRole('button', { name: 'Sign out' });
+    expect(signOut.getAttribute('style')).toBe('margin-inline-start: 0.5rem;');
     rerender(
       <MockAuthProvider client={auth}>
         <IdleWarning
