@@ -1,6 +1,7 @@
 import { resolveIdle } from './idleConfig';
 import { checkConfigShape, optionalRedirectUris } from './checkConfigShape';
 import { configInvalid, showValue } from './configInvalid';
+import { loopbackHosts } from './loopback';
 import { defaultRoleReader } from './roles';
 import type { AuthConfig, ResolvedAuthConfig } from './configTypes';
 
@@ -13,8 +14,6 @@ export const authConfigDefaults = /* @__PURE__ */ Object.freeze({
   storage: 'session',
   verifySignature: false,
 } as const);
-
-const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 function parseUrl(field: string, value: unknown, message: string | false): URL {
   try {

@@ -1,5 +1,6 @@
 import { authError, isAuthError } from './errors';
 import type { AuthError } from './errors';
+import { loopbackHosts } from './loopback';
 
 /**
  * What a failed discovery request means, naming the URL tried: a document that is not there (an
@@ -15,7 +16,7 @@ export function discoveryError(cause: unknown, url: string): AuthError | null {
       process.env.NODE_ENV !== 'production' && [
         `The identity provider could not be reached at ${url}: the browser is offline, the host does not answer, or it answers without CORS headers for this origin. Check \`authority\` if the URL looks wrong.` +
           // On this machine, the likeliest cause is a provider not started (the dev provider's own).
-          (/^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])[:/]/.test(url)
+          (loopbackHosts.has(new URL(url).hostname)
             ? ' Is the provider running? The dev provider starts with `npx oidc-kit-dev-provider`.'
             : ''),
         'Nothing was sent to the identity provider.',

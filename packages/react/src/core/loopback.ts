@@ -1,0 +1,5 @@
+/**
+ * The hosts of this machine: where plain `http:` is allowed (`config.ts`), and where a provider
+ * that does not answer is likely a dev provider not started (`discoveryError.ts`).
+ */
+export const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
