@@ -7,12 +7,19 @@ export interface ErrorBody {
 }
 
 /**
- * A `Bearer` challenge (RFC 6750 §3). `description` is a fixed sentence written in this package:
- * it goes into a quoted header value, so it must never carry a quote, a backslash or anything
- * from the request.
+ * The attributes of a challenge with an error (RFC 6750 §3), shared by the `Bearer` and `DPoP`
+ * schemes. `description` is a fixed sentence written in this package, and `scope` (the scope the
+ * request needs, for `insufficient_scope`) a checked scope-token: both go into quoted header
+ * values, so they must never carry a quote, a backslash or anything from the request.
  */
-export function bearerChallenge(error: string, description: string): string {
-  return `Bearer error="${error}", error_description="${description}"`;
+export function challengeAttributes(error: string, description: string, scope?: string): string {
+  const attributes = `error="${error}", error_description="${description}"`;
+  return scope === undefined ? attributes : `${attributes}, scope="${scope}"`;
+}
+
+/** A `Bearer` challenge (RFC 6750 §3), with {@link challengeAttributes}. */
+export function bearerChallenge(error: string, description: string, scope?: string): string {
+  return `Bearer ${challengeAttributes(error, description, scope)}`;
 }
 
 /**
@@ -25,11 +32,14 @@ export function invalidToken(c: Context, description: string): Response {
   return c.json(body, 401, { 'WWW-Authenticate': bearerChallenge('invalid_token', description) });
 }
 
-/** 403 with `WWW-Authenticate: Bearer error="insufficient_scope"`: a good token, not enough rights. */
-export function insufficientScope(c: Context, description: string): Response {
+/**
+ * 403 with `WWW-Authenticate: Bearer error="insufficient_scope"`: a good token, not enough rights.
+ * `scope`, the scope the request needs, goes into the challenge (RFC 6750 §3).
+ */
+export function insufficientScope(c: Context, description: string, scope?: string): Response {
   const body: ErrorBody = { error: 'insufficient_scope', error_description: description };
   return c.json(body, 403, {
-    'WWW-Authenticate': bearerChallenge('insufficient_scope', description),
+    'WWW-Authenticate': bearerChallenge('insufficient_scope', description, scope),
   });
 }
 

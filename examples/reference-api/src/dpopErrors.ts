@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { challengeAttributes } from './bearerErrors';
 import type { ErrorBody } from './bearerErrors';
 import { dpopAlgorithms } from './verifyDPoPProof';
 
@@ -9,11 +10,11 @@ const algs = `algs="${dpopAlgorithms.join(' ')}"`;
 export const dpopOffer = `DPoP ${algs}`;
 
 /**
- * A `DPoP` challenge with an error (RFC 9449 §7.1), naming the proof algorithms accepted. As in
- * `bearerChallenge`, `description` is a fixed sentence written in this package.
+ * A `DPoP` challenge with an error (RFC 9449 §7.1): {@link challengeAttributes}, as in a `Bearer`
+ * one, and the proof algorithms accepted.
  */
-export function dpopChallenge(error: string, description: string): string {
-  return `DPoP error="${error}", error_description="${description}", ${algs}`;
+export function dpopChallenge(error: string, description: string, scope?: string): string {
+  return `DPoP ${challengeAttributes(error, description, scope)}, ${algs}`;
 }
 
 function refuse(
@@ -21,11 +22,11 @@ function refuse(
   status: ContentfulStatusCode,
   error: string,
   description: string,
-  headers: Record<string, string> = {},
+  { scope, headers = {} }: { scope?: string; headers?: Record<string, string> } = {},
 ): Response {
   const body: ErrorBody = { error, error_description: description };
   return c.json(body, status, {
-    'WWW-Authenticate': dpopChallenge(error, description),
+    'WWW-Authenticate': dpopChallenge(error, description, scope),
     ...headers,
   });
 }
@@ -46,9 +47,12 @@ export function invalidDPoPToken(c: Context, description: string): Response {
   return refuse(c, 401, 'invalid_token', description);
 }
 
-/** 403 with `WWW-Authenticate: DPoP error="insufficient_scope"`: a good bound token, not enough rights. */
-export function dpopInsufficientScope(c: Context, description: string): Response {
-  return refuse(c, 403, 'insufficient_scope', description);
+/**
+ * 403 with `WWW-Authenticate: DPoP error="insufficient_scope"`: a good bound token, not enough
+ * rights. `scope`, the scope the request needs, goes into the challenge (RFC 6750 §3).
+ */
+export function dpopInsufficientScope(c: Context, description: string, scope?: string): Response {
+  return refuse(c, 403, 'insufficient_scope', description, { scope });
 }
 
 /**
@@ -56,5 +60,5 @@ export function dpopInsufficientScope(c: Context, description: string): Response
  * §9): the proof must carry this nonce; the client sends the request again with it.
  */
 export function useDPoPNonce(c: Context, description: string, nonce: string): Response {
-  return refuse(c, 401, 'use_dpop_nonce', description, { 'DPoP-Nonce': nonce });
+  return refuse(c, 401, 'use_dpop_nonce', description, { headers: { 'DPoP-Nonce': nonce } });
 }

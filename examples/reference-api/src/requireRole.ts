@@ -1,7 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import type { ApiEnv } from './apiEnv';
-import { insufficientScope } from './bearerErrors';
-import { dpopInsufficientScope } from './dpopErrors';
+import { refuseInsufficientScope } from './refuseInsufficientScope';
 
 /**
  * Hono middleware, after `requireAccessToken`: lets a request through only if its token's `roles`
@@ -15,13 +14,8 @@ import { dpopInsufficientScope } from './dpopErrors';
 export function requireRole(role: string) {
   if (!/^[\w.-]+$/.test(role)) throw new TypeError(`requireRole: unusable role name ${role}`);
   return createMiddleware<ApiEnv>(async (c, next) => {
-    const { roles, jkt } = c.var.accessToken;
-    if (!roles.includes(role)) {
-      const description = `The ${role} role is required.`;
-      // requireAccessToken took a bound token only with the DPoP scheme.
-      return jkt === null
-        ? insufficientScope(c, description)
-        : dpopInsufficientScope(c, description);
+    if (!c.var.accessToken.roles.includes(role)) {
+      return refuseInsufficientScope(c, `The ${role} role is required.`);
     }
     await next();
   });
