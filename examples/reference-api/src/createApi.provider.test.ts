@@ -133,7 +133,12 @@ describe('while the provider rotates its key', () => {
     try {
       const app = api({ issuer: provider.issuer, jwks: undefined });
       for (const signer of [key, next]) {
-        const token = await new SignJWT({ iss: provider.issuer, aud: audience, sub: signer.kid })
+        const token = await new SignJWT({
+          iss: provider.issuer,
+          aud: audience,
+          sub: signer.kid,
+          scope: 'openid',
+        })
           .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt' })
           .setExpirationTime('5m')
           .sign(signer.privateKey);
