@@ -1,14 +1,6 @@
 import type { Context } from 'hono';
 import type { ApiEnv } from './apiEnv';
-import type { UsageSnapshot } from './usage';
-
-/** The body of `GET /me`. */
-export interface MeBody {
-  readonly sub: string;
-  readonly name: string | null;
-  readonly roles: readonly string[];
-  readonly scope: string;
-}
+import type { MeBody, UsageSnapshot } from './types';
 
 /** `GET /health`: answers without a token, so a process manager can tell the API is up. */
 export function health(c: Context): Response {

@@ -1,14 +1,3 @@
-/** What `GET /me` answers: the caller, as the API read them from the access token. */
-export interface Me {
-  sub: string;
-  name: string | null;
-  roles: string[];
-  scope: string;
-}
-
-/** What `GET /admin/stats` answers (admins only). */
-export interface AdminStats {
-  distinctUsers: number;
-  authenticatedRequests: number;
-  uptimeSeconds: number;
-}
+// The API's own response types, under this app's names: `import type` only, so nothing of the
+// server is bundled (the API package exports its types alone, see its src/types.ts).
+export type { MeBody as Me, UsageSnapshot as AdminStats } from '@oidc-kit/reference-api/types';

@@ -1,4 +1,5 @@
 import { createTestUser } from '@oidc-kit/react/testing';
+import type { Me } from '../api/types';
 
 /** A signed-in user with the `user` role only, whose token expires in two minutes. */
 export const alice = () =>
@@ -9,4 +10,9 @@ export const bob = () =>
   createTestUser({ name: 'Bob Stone', sub: 'bob', roles: ['user', 'admin'] });
 
 /** What the API's `GET /me` answers for alice. */
-export const me = { sub: 'alice', name: 'Alice Liddell', roles: ['user'], scope: 'openid profile' };
+export const me = {
+  sub: 'alice',
+  name: 'Alice Liddell',
+  roles: ['user'],
+  scope: 'openid profile',
+} satisfies Me;
