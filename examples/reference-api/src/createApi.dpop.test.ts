@@ -190,20 +190,6 @@ describe('DPoP-bound tokens (cnf.jkt)', () => {
     expect(adminStats).not.toHaveBeenCalled();
   });
 
-  it('answers a bound token without the openid scope on /me with 403 naming it, in DPoP', async () => {
-    const token = await signToken(key, {
-      claims: { cnf: { jkt: dpopKey.jkt }, scope: 'profile' },
-    });
-    const response = await api().request('/me', {
-      headers: { Authorization: `DPoP ${token}`, DPoP: await signProof(dpopKey, meUrl, token) },
-    });
-    expect(response.status).toBe(403);
-    expect(response.headers.get('www-authenticate')).toBe(
-      'DPoP error="insufficient_scope", error_description="The openid scope is required.", scope="openid", algs="ES256 RS256 PS256 EdDSA Ed25519"',
-    );
-    expect(me).not.toHaveBeenCalled();
-  });
-
   it('refuses an unbound token sent with the DPoP scheme', async () => {
     const response = await api().request('/me', {
       headers: { Authorization: `DPoP ${await signToken(key)}` },

@@ -51,6 +51,21 @@ describe('verifyAccessToken', () => {
     expect(await verify(token)).toMatchObject({ name: null, roles: [], scope: '' });
   });
 
+  it.each([
+    ['a space-separated string (Entra ID)', 'api.read api.write', 'api.read api.write'],
+    ['an array of strings (Okta)', ['api.read', 'api.write'], 'api.read api.write'],
+    ['an array with other values', ['api.read', 7, null, 'a b'], 'api.read'],
+    ['a number', 7, ''],
+  ])('reads scopes from scp when there is no scope claim: %s', async (_, scp, scope) => {
+    const token = await signToken(rsa, { claims: { scope: undefined, scp } });
+    expect(await verify(token)).toMatchObject({ scope });
+  });
+
+  it('prefers the scope claim to scp', async () => {
+    const token = await signToken(rsa, { claims: { scope: 'openid', scp: ['api.read'] } });
+    expect(await verify(token)).toMatchObject({ scope: 'openid' });
+  });
+
   it('keeps only string roles, and ignores a roles claim that is not an array', async () => {
     const mixed = await signToken(rsa, { claims: { roles: ['admin', 7, null, 'user'] } });
     expect((await verify(mixed)).roles).toEqual(['admin', 'user']);

@@ -35,7 +35,10 @@ export interface VerifiedAccessToken {
   readonly name: string | null;
   /** The `roles` claim's strings; `[]` when there is no such claim. */
   readonly roles: readonly string[];
-  /** The `scope` claim, space-separated as issued; `''` when there is none. */
+  /**
+   * The scopes granted, space-separated: the `scope` claim as issued, else `scp` (Entra ID: a
+   * string; Okta: an array); `''` when there is neither.
+   */
   readonly scope: string;
   /** The thumbprint of the key the token is bound to (`cnf.jkt`, RFC 9449); null for a bearer token. */
   readonly jkt: string | null;
@@ -131,15 +134,23 @@ export async function verifyAccessToken(
   if (typeof payload.sub !== 'string' || payload.sub === '') {
     throw new InvalidAccessTokenError('The access token has no usable sub.');
   }
-  const { name, roles, scope } = payload;
+  const { name, roles } = payload;
   return {
     sub: payload.sub,
     name: typeof name === 'string' ? name : null,
     roles: Array.isArray(roles) ? roles.filter((role) => typeof role === 'string') : [],
-    scope: typeof scope === 'string' ? scope : '',
+    scope: grantedScope(payload),
     jkt: boundKey(payload.cnf),
     claims: payload,
   };
+}
+
+function grantedScope({ scope, scp }: JWTPayload): string {
+  if (typeof scope === 'string') return scope;
+  if (typeof scp === 'string') return scp;
+  if (!Array.isArray(scp)) return '';
+  // An element holding a space would grant two scopes once joined: it grants none.
+  return scp.filter((one) => typeof one === 'string' && /^\S+$/.test(one)).join(' ');
 }
 
 function describe(error: Error): string {
