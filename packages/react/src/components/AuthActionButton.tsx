@@ -14,6 +14,25 @@ export interface AuthActionButtonProps extends ButtonHTMLAttributes<HTMLButtonEl
   defaultLabel: ReactNode;
 }
 
+/**
+ * A click on a link (only asChild's element can be one) that the browser opens in a new tab or
+ * window, or downloads: a modified or non-primary click, or a target of the link's own, as React
+ * Router's `<Link>` leaves them. (Browsers send a middle click as `auxclick`, never as `click`.)
+ */
+function opensElsewhere(event: MouseEvent) {
+  // A button's `href` is undefined; a link's without one, ''.
+  const { href, target } = event.currentTarget as EventTarget as HTMLAnchorElement;
+  return (
+    href &&
+    (event.button ||
+      event.ctrlKey ||
+      event.metaKey ||
+      event.shiftKey ||
+      event.altKey ||
+      (target && target !== '_self'))
+  );
+}
+
 /** A `<button type="button">` (or, with `asChild`, your element) that runs an auth action. */
 // Pure: dropped from bundles that use neither button.
 export const AuthActionButton = /* @__PURE__ */ forwardRef<
@@ -30,8 +49,10 @@ export const AuthActionButton = /* @__PURE__ */ forwardRef<
   const busy = running || pending;
 
   const handleClick = composeEventHandlers<MouseEvent<HTMLButtonElement>>(onClick, (event) => {
-    // The click is the action's, busy or not: asChild's link is not followed, its submit button
-    // does not submit the form.
+    // Unless disabled, a click that opens asChild's link elsewhere is the browser's.
+    if (!disabled && opensElsewhere(event)) return;
+    // Any other click is the action's, busy or not: asChild's link is not followed, its submit
+    // button does not submit the form.
     event.preventDefault();
     // Busy is only aria-disabled (and asChild's element has no `disabled`): the click arrives.
     if (busy || disabled) return;

@@ -1,4 +1,4 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createRef, forwardRef, useImperativeHandle, version } from 'react';
 import { describe, expect, test, vi } from 'vitest';
@@ -43,6 +43,115 @@ describe('SignInButton', () => {
     expect(auth.signIn.calls).toHaveLength(1);
     expect(cancelled).toEqual([true, true]);
   });
+
+  test.each(['Control', 'Meta', 'Shift', 'Alt'])(
+    "asChild on a link: %s+click is the browser's (new tab, window, download), neither cancelled nor signing in here",
+    async (key) => {
+      const cancelled = clicksCancelled();
+      const auth = renderButton(
+        <SignInButton asChild>
+          <a href="/sign-in">Sign in</a>
+        </SignInButton>,
+      );
+      const link = screen.getByRole('link', { name: 'Sign in' });
+      const user = userEvent.setup();
+      await user.keyboard(`{${key}>}`);
+      await user.click(link);
+      expect(cancelled).toEqual([false]);
+      expect(auth.signIn.calls).toEqual([]);
+      // The key released, a plain click is ours again.
+      await user.keyboard(`{/${key}}`);
+      await user.click(link);
+      expect(cancelled).toEqual([false, true]);
+      expect(auth.signIn.calls).toHaveLength(1);
+    },
+  );
+
+  test("asChild on a link: a middle click is the browser's; browsers send it as auxclick, never click", async () => {
+    const cancelled = clicksCancelled();
+    const auth = renderButton(
+      <SignInButton asChild>
+        <a href="/sign-in">Sign in</a>
+      </SignInButton>,
+    );
+    const link = screen.getByRole('link', { name: 'Sign in' });
+    await userEvent.pointer({ keys: '[MouseMiddle]', target: link });
+    expect(cancelled).toEqual([]);
+    // A click event that says so anyway (a script's, an older browser's) is left alone too.
+    fireEvent.click(link, { button: 1 });
+    expect(cancelled).toEqual([false]);
+    expect(auth.signIn.calls).toEqual([]);
+  });
+
+  test('asChild on a link with a target of its own (target="_blank"): the browser\'s; _self: ours', async () => {
+    const cancelled = clicksCancelled();
+    const auth = renderButton(
+      <>
+        <SignInButton asChild>
+          <a href="/sign-in" target="_blank">
+            New tab
+          </a>
+        </SignInButton>
+        <SignInButton asChild>
+          <a href="/sign-in" target="_self">
+            Here
+          </a>
+        </SignInButton>
+      </>,
+    );
+    await userEvent.click(screen.getByRole('link', { name: 'New tab' }));
+    expect(cancelled).toEqual([false]);
+    expect(auth.signIn.calls).toEqual([]);
+    await userEvent.click(screen.getByRole('link', { name: 'Here' }));
+    expect(cancelled).toEqual([false, true]);
+    expect(auth.signIn.calls).toHaveLength(1);
+  });
+
+  test('asChild on a disabled link: a Ctrl-click is cancelled too, a disabled link is not followed', async () => {
+    const cancelled = clicksCancelled();
+    const auth = renderButton(
+      <SignInButton asChild disabled>
+        <a href="/sign-in">Sign in</a>
+      </SignInButton>,
+    );
+    const user = userEvent.setup();
+    await user.keyboard('{Control>}');
+    await user.click(screen.getByRole('link', { name: 'Sign in' }));
+    expect(cancelled).toEqual([true]);
+    expect(auth.signIn.calls).toEqual([]);
+  });
+
+  test.each([
+    [
+      "asChild on a form's submit button",
+      <SignInButton asChild key="asChild">
+        <button type="submit">Sign in</button>
+      </SignInButton>,
+    ],
+    ['the plain button', <SignInButton key="plain" />],
+  ])(
+    '%s: a Ctrl-click signs in, as a click does (a button has no new tab to open)',
+    async (_, button) => {
+      const cancelled = clicksCancelled();
+      const submits: string[] = [];
+      const auth = renderButton(
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            submits.push('submit');
+          }}
+        >
+          {button}
+        </form>,
+      );
+      const user = userEvent.setup();
+      await user.keyboard('{Control>}');
+      await user.click(screen.getByRole('button', { name: 'Sign in' }));
+      expect(cancelled).toEqual([true]);
+      expect(auth.signIn.calls).toHaveLength(1);
+      expect(submits).toEqual([]);
+    },
+  );
 
   test("asChild on a form's submit button signs in without submitting the form", async () => {
     const submits: string[] = [];

@@ -10,7 +10,9 @@ import { checkAsChild } from './checkAsChild';
 export interface SignInButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   /**
    * Render your own element (e.g. a link) instead of a `<button>`, with these props merged in. A
-   * click signs in instead of following the link or submitting the form.
+   * click signs in instead of following the link or submitting the form. A click that opens the
+   * link elsewhere (Ctrl/⌘-, Shift- or Alt-click, a `target` such as `_blank`) is the browser's,
+   * as a router's `<Link>` leaves it: the link opens, and this tab does not sign in.
    */
   asChild?: boolean;
   /** Where to land after sign-in: a same-origin path. Default: the current location. */

@@ -83,6 +83,30 @@ describe('SignOutButton', () => {
     expect(cancelled).toEqual([true]);
   });
 
+  test("asChild on a link: a Ctrl- or ⌘-click is the browser's (a new tab), neither cancelled nor signing out here", async () => {
+    const cancelled = clicksCancelled();
+    const auth = createMockAuthClient({ user: createTestUser() });
+    render(
+      <MockAuthProvider client={auth}>
+        <SignOutButton asChild>
+          <a href="/logout">Leave</a>
+        </SignOutButton>
+      </MockAuthProvider>,
+    );
+    const link = screen.getByRole('link', { name: 'Leave' });
+    const user = userEvent.setup();
+    for (const key of ['Control', 'Meta']) {
+      await user.keyboard(`{${key}>}`);
+      await user.click(link);
+      await user.keyboard(`{/${key}}`);
+    }
+    expect(cancelled).toEqual([false, false]);
+    expect(auth.signOut.calls).toEqual([]);
+    await user.click(link);
+    expect(cancelled).toEqual([false, false, true]);
+    expect(auth.signOut.calls).toHaveLength(1);
+  });
+
   test('asChild with text instead of one element throws, in development, saying what it needs', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     expect(() =>

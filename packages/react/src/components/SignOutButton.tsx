@@ -11,7 +11,9 @@ export interface SignOutButtonProps
   extends ButtonHTMLAttributes<HTMLButtonElement>, SignOutOptions {
   /**
    * Render your own element (e.g. a link) instead of a `<button>`, with these props merged in. A
-   * click signs out instead of following the link or submitting the form.
+   * click signs out instead of following the link or submitting the form. A click that opens the
+   * link elsewhere (Ctrl/⌘-, Shift- or Alt-click, a `target` such as `_blank`) is the browser's,
+   * as a router's `<Link>` leaves it: the link opens, and this tab does not sign out.
    */
   asChild?: boolean;
 }
