@@ -14,6 +14,7 @@ import { AuthErrorMessage } from './AuthErrorMessage';
 import { AuthForbidden } from './AuthForbidden';
 import { AuthPending } from './AuthPending';
 import { AuthSignInNeeded } from './AuthSignInNeeded';
+import { sameFields } from '../core/sameFields';
 
 /** Props of {@link RequireAuth}. */
 export interface RequireAuthProps extends AccessRequirements {
@@ -41,15 +42,6 @@ interface GuardView {
   status: AuthStatus;
   /** The session ended while the page was open (`signOutReason` set). */
   ended: boolean;
-}
-
-function sameGuardView(previous: GuardView, next: GuardView): boolean {
-  return (
-    previous.access === next.access &&
-    previous.error === next.error &&
-    previous.status === next.status &&
-    previous.ended === next.ended
-  );
 }
 
 /**
@@ -85,7 +77,7 @@ export function RequireAuth({
       status: state.status,
       ended: state.signOutReason !== null,
     }),
-    sameGuardView,
+    sameFields,
   );
   const target = returnTo ?? currentPath();
 

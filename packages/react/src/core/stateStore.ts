@@ -2,6 +2,7 @@ import type { User } from 'oidc-client-ts';
 import { canTransition, createAuthSnapshot, initialAuthSnapshot } from './authState';
 import type { AuthSnapshot, AuthStatus, SignOutReason } from './authState';
 import type { AuthError } from './errors';
+import { sameFields } from './sameFields';
 
 /**
  * The auth state and its subscribers: what the React layer reads. It lives beside the engine, not
@@ -31,14 +32,7 @@ export class StateStore {
     }
     const next = createAuthSnapshot(status, user, error, signOutReason);
     const current = this.snapshot;
-    if (
-      current.status === next.status &&
-      current.user === next.user &&
-      current.error === next.error &&
-      current.signOutReason === next.signOutReason
-    ) {
-      return;
-    }
+    if (sameFields(current, next)) return;
     this.snapshot = next;
     this.notify();
   }
