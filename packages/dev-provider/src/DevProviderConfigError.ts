@@ -1,8 +1,11 @@
 /** Where a configuration problem is: the file (or option) and, when known, the entry and field. */
 export interface ConfigErrorLocation {
-  /** Absolute path of the file, or the option name (e.g. `options.users`, `--port`). */
+  /** Absolute path of the file, the option name (e.g. `options.users`, `--port`) or the variable. */
   source: string;
-  /** Kind of source, used in the message: `users file`, `clients file`, `keys file`, `option`. */
+  /**
+   * Kind of source, used in the message: `users file`, `clients file`, `keys file`, `option`,
+   * `variable` (of the environment).
+   */
   kind: string;
   /** 0-based position of the entry in the file's array. */
   index?: number;

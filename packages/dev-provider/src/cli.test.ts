@@ -108,6 +108,34 @@ describe('oidc-kit-dev-provider', () => {
     expect(result.stdout.trim().split('\n')).toHaveLength(1);
   });
 
+  it('names the API scopes from OIDC_KIT_PROVIDER_API_SCOPES in its ready line', async () => {
+    const port = await freePort();
+    const { child, ready, exited } = start(['--quiet', '--port', String(port)], {
+      OIDC_KIT_PROVIDER_API_SCOPES: 'invoices:read invoices:write',
+    });
+    expect((await ready).line).toBe(
+      `oidc-kit dev provider ready at http://localhost:${port} (users: alice, bob; clients: reference-app; API scopes: invoices:read invoices:write)`,
+    );
+    child.kill('SIGTERM');
+    expect((await exited).code).toBe(0);
+  });
+
+  it('exits 1 with one line for an API scope that is not a scope-token', async () => {
+    const result = await run([
+      '--port',
+      '0',
+      '--api-scope',
+      'invoices:read',
+      '--api-scope',
+      'rôle',
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'oidc-kit-dev-provider: option --api-scope "rôle" is not a scope (RFC 6749 §3.3): use printable ASCII characters other than space, " and \\, e.g. invoices:read.\n',
+    );
+  });
+
   it('exits 1 with one line naming the port when the port is in use', async () => {
     const blocker = createServer();
     await new Promise<void>((done) => blocker.listen(0, 'localhost', done));

@@ -28,6 +28,8 @@ export interface ProviderSettings {
   idTokenTtl: number;
   refreshTokenTtl: number;
   apiAudience: string;
+  /** Scopes an access token for the API may carry. */
+  apiScopes: readonly string[];
   /** Every DPoP proof must carry a nonce the provider issued. */
   dpopNonce: boolean;
   /** The port it listens on. */
@@ -36,8 +38,6 @@ export interface ProviderSettings {
 
 const day = 24 * 60 * 60;
 const clockTolerance = 15;
-/** Scopes an access token for the reference API may carry. */
-const apiScopes = 'openid profile email roles';
 
 /**
  * The oidc-provider configuration of the dev provider: public first-party clients with PKCE and no
@@ -45,7 +45,7 @@ const apiScopes = 'openid profile email roles';
  * rotation, revocation and RP-initiated logout. Interactions are served by our own login page.
  */
 export function createProviderConfiguration(settings: ProviderSettings): Configuration {
-  const { users, clients, apiAudience } = settings;
+  const { users, clients, apiAudience, apiScopes } = settings;
   const userBySub = new Map(users.map((user) => [user.sub, user]));
   const clientById = new Map(clients.map((client) => [client.client_id, client]));
 
@@ -207,8 +207,10 @@ export function createProviderConfiguration(settings: ProviderSettings): Configu
               `this provider only issues access tokens for the resource ${apiAudience}`,
             );
           }
+          // The API's own scopes belong here, not in `scopes` (OpenID scopes, listed in discovery).
+          // A scope asked for that neither list has is left out of the tokens, without an error.
           return {
-            scope: apiScopes,
+            scope: apiScopes.join(' '),
             audience: apiAudience,
             accessTokenTTL: settings.accessTokenTtl,
             accessTokenFormat: 'jwt',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DevProviderConfigError } from './DevProviderConfigError.js';
 import { CliUsageError, parseCliArgs } from './parseCliArgs.js';
 
 describe('parseCliArgs', () => {
@@ -29,6 +30,8 @@ describe('parseCliArgs', () => {
           '30',
           '--api-audience',
           'http://localhost:4002',
+          '--api-scope',
+          'invoices:read',
           '--dpop-nonce',
           '--quiet',
         ],
@@ -47,6 +50,7 @@ describe('parseCliArgs', () => {
         idTokenTtl: 20,
         refreshTokenTtl: 30,
         apiAudience: 'http://localhost:4002',
+        apiScopes: ['invoices:read'],
         dpopNonce: true,
         quiet: true,
       },
@@ -77,6 +81,61 @@ describe('parseCliArgs', () => {
       kind: 'start',
       options: {},
     });
+  });
+
+  it('takes API scopes from repeated --api-scope, each a scope or several separated by spaces', () => {
+    expect(
+      parseCliArgs(
+        ['--api-scope', 'invoices:read', '--api-scope=invoices:write  orders:read', '--quiet'],
+        {},
+      ),
+    ).toEqual({
+      kind: 'start',
+      options: { apiScopes: ['invoices:read', 'invoices:write', 'orders:read'], quiet: true },
+    });
+  });
+
+  it('takes API scopes from OIDC_KIT_PROVIDER_API_SCOPES (space-separated), with --api-scope winning', () => {
+    expect(
+      parseCliArgs([], { OIDC_KIT_PROVIDER_API_SCOPES: ' invoices:read invoices:write ' }),
+    ).toEqual({ kind: 'start', options: { apiScopes: ['invoices:read', 'invoices:write'] } });
+    expect(
+      parseCliArgs(['--api-scope', 'orders:read'], {
+        OIDC_KIT_PROVIDER_API_SCOPES: 'invoices:read',
+      }),
+    ).toEqual({ kind: 'start', options: { apiScopes: ['orders:read'] } });
+    // Empty means unset, as for OIDC_KIT_PROVIDER_PORT.
+    expect(parseCliArgs([], { OIDC_KIT_PROVIDER_API_SCOPES: ' ' })).toEqual({
+      kind: 'start',
+      options: {},
+    });
+  });
+
+  it.each([
+    [
+      ['--api-scope', 'invoices"read'],
+      {},
+      'oidc-kit-dev-provider: option --api-scope "invoices\\"read" is not a scope (RFC 6749 §3.3): use printable ASCII characters other than space, " and \\, e.g. invoices:read.',
+    ],
+    [
+      [],
+      { OIDC_KIT_PROVIDER_API_SCOPES: 'invoices:read factures:générales' },
+      'oidc-kit-dev-provider: variable OIDC_KIT_PROVIDER_API_SCOPES "factures:générales" is not a scope (RFC 6749 §3.3)',
+    ],
+    [
+      ['--api-scope', ''],
+      {},
+      'oidc-kit-dev-provider: option --api-scope "" is not a scope (RFC 6749 §3.3)',
+    ],
+  ])('refuses API scopes %j %j with a DevProviderConfigError', (args, env, message) => {
+    let error: unknown;
+    try {
+      parseCliArgs(args, env);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(DevProviderConfigError);
+    expect((error as Error).message).toContain(message);
   });
 
   it('recognises --help, -h and --version', () => {

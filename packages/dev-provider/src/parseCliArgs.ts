@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import type { ConfigErrorLocation } from './DevProviderConfigError.js';
+import { checkScopeToken } from './parseApiScopes.js';
 import type { DevProviderOptions } from './startDevProvider.js';
 
 /** What the command line asks for: start with options, or print help or the version. */
@@ -26,6 +28,9 @@ Options:
   --id-token-ttl <s>         ID token lifetime in seconds (default 300)
   --refresh-token-ttl <s>    refresh token lifetime in seconds (default 28800)
   --api-audience <url>       audience of the API access tokens (default http://localhost:4001)
+  --api-scope <scope>        a scope API access tokens may carry (besides openid profile email roles)
+                             for a client that asks for it; repeatable, or several separated by spaces
+                             (or OIDC_KIT_PROVIDER_API_SCOPES="invoices:read invoices:write")
   --dpop-nonce               ask every DPoP proof for a provider-issued nonce (as strict providers do)
   --quiet                    print only the ready line and errors
   --help                     show this help
@@ -54,6 +59,7 @@ export function parseCliArgs(
         'id-token-ttl': { type: 'string' },
         'refresh-token-ttl': { type: 'string' },
         'api-audience': { type: 'string' },
+        'api-scope': { type: 'string', multiple: true },
         'dpop-nonce': { type: 'boolean' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -84,6 +90,8 @@ export function parseCliArgs(
   if (values['clients-file'] !== undefined) options.clientsFile = values['clients-file'];
   if (values['keys-file'] !== undefined) options.keysFile = values['keys-file'];
   if (values['api-audience'] !== undefined) options.apiAudience = values['api-audience'];
+  const apiScopes = cliApiScopes(values['api-scope'], env.OIDC_KIT_PROVIDER_API_SCOPES);
+  if (apiScopes !== undefined) options.apiScopes = apiScopes;
   const ttl = (flag: string, value: string | undefined) =>
     value === undefined ? undefined : integer(flag, value, 1);
   const accessTokenTtl = ttl('--access-token-ttl', values['access-token-ttl']);
@@ -95,6 +103,30 @@ export function parseCliArgs(
   if (values['dpop-nonce']) options.dpopNonce = true;
   if (values.quiet) options.quiet = true;
   return { kind: 'start', options };
+}
+
+/**
+ * The scopes of `--api-scope` (repeated) or else of `OIDC_KIT_PROVIDER_API_SCOPES`; undefined if
+ * neither is given. Throws a `DevProviderConfigError` naming the flag or variable.
+ */
+function cliApiScopes(
+  flags: string[] | undefined,
+  variable: string | undefined,
+): string[] | undefined {
+  const location: ConfigErrorLocation =
+    flags === undefined
+      ? { kind: 'variable', source: 'OIDC_KIT_PROVIDER_API_SCOPES' }
+      : { kind: 'option', source: '--api-scope' };
+  // An empty variable means unset, as for the port; an empty flag is a mistake, reported below.
+  const given = flags ?? (variable?.trim() ? [variable] : []);
+  if (given.length === 0) return undefined;
+  return given.flatMap((value) => {
+    // Separated by spaces, as in OAuth's `scope` parameter: a comma is a scope character.
+    const scopes = value.split(/[ \t\r\n]+/).filter(Boolean);
+    if (scopes.length === 0) checkScopeToken(value, location);
+    for (const scope of scopes) checkScopeToken(scope, location);
+    return scopes;
+  });
 }
 
 function integer(name: string, value: string, min: number): number {

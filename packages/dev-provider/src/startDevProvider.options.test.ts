@@ -60,6 +60,48 @@ describe('startDevProvider options', () => {
     }
   });
 
+  it('issues the API scopes it is given, to a client that asks for them, on refresh too', async () => {
+    const provider = await startDevProvider({ port: 0, quiet: true, apiScopes: ['invoices:read'] });
+    try {
+      const { code, verifier, browser } = await signIn(provider.issuer, {
+        username: 'bob',
+        scope: 'openid invoices:read',
+      });
+      const tokens = await exchangeCode(provider.issuer, { code, verifier });
+      expect(decodeJwt(tokens.access_token).scope).toBe('openid invoices:read');
+      expect(tokens.scope).toBe('openid invoices:read');
+      const refreshed = await refresh(provider.issuer, tokens.refresh_token!);
+      expect(refreshed.status).toBe(200);
+      expect(decodeJwt(refreshed.body.access_token).scope).toBe('openid invoices:read');
+
+      // The same session, asking without it: the grant holds the scope, the token does not.
+      const again = await signIn(provider.issuer, { username: 'bob', scope: 'openid', browser });
+      const without = await exchangeCode(provider.issuer, again);
+      expect(decodeJwt(without.access_token).scope).toBe('openid');
+      expect(provider.apiScopes).toEqual(['openid', 'profile', 'email', 'roles', 'invoices:read']);
+    } finally {
+      await provider.stop();
+    }
+  });
+
+  // oidc-provider drops a scope that neither it nor the resource server knows, with no error.
+  it.each([
+    ['without the option', {}],
+    ['with another API scope given', { apiScopes: ['orders:read'] }],
+  ])('%s, leaves out an API scope it does not know', async (_label, options) => {
+    const provider = await startDevProvider({ port: 0, quiet: true, ...options });
+    try {
+      const { code, verifier } = await signIn(provider.issuer, {
+        username: 'bob',
+        scope: 'openid invoices:read',
+      });
+      const tokens = await exchangeCode(provider.issuer, { code, verifier });
+      expect(decodeJwt(tokens.access_token).scope).toBe('openid');
+    } finally {
+      await provider.stop();
+    }
+  });
+
   it('registers extra clients with their exact redirect URIs', async () => {
     const provider = await startDevProvider({
       port: 0,
@@ -218,20 +260,29 @@ describe('startDevProvider options', () => {
   });
 
   it('prints the ready line unless quiet', () => {
+    const provider = {
+      issuer: 'http://localhost:4000',
+      port: 4000,
+      apiAudience: 'http://localhost:4001',
+      apiScopes: ['openid', 'profile', 'email', 'roles'],
+      users: [
+        { username: 'alice', password: 'a', sub: 'alice', email_verified: false, roles: [] },
+        { username: 'bob', password: 'b', sub: 'bob', email_verified: false, roles: [] },
+      ],
+      clients: [{ client_id: 'reference-app', redirect_uris: [] }],
+      stop: async () => {},
+    };
+    expect(readyLine(provider)).toBe(
+      'oidc-kit dev provider ready at http://localhost:4000 (users: alice, bob; clients: reference-app)',
+    );
+    // The API scopes given, if any: the developer sees that the option or variable arrived.
     expect(
       readyLine({
-        issuer: 'http://localhost:4000',
-        port: 4000,
-        apiAudience: 'http://localhost:4001',
-        users: [
-          { username: 'alice', password: 'a', sub: 'alice', email_verified: false, roles: [] },
-          { username: 'bob', password: 'b', sub: 'bob', email_verified: false, roles: [] },
-        ],
-        clients: [{ client_id: 'reference-app', redirect_uris: [] }],
-        stop: async () => {},
+        ...provider,
+        apiScopes: [...provider.apiScopes, 'invoices:read', 'orders:read'],
       }),
     ).toBe(
-      'oidc-kit dev provider ready at http://localhost:4000 (users: alice, bob; clients: reference-app)',
+      'oidc-kit dev provider ready at http://localhost:4000 (users: alice, bob; clients: reference-app; API scopes: invoices:read orders:read)',
     );
   });
 
@@ -277,6 +328,24 @@ describe('startDevProvider options', () => {
       'option users give either users or usersFile, not both.',
     ],
     [{ users: [{ username: 'x' }] }, 'option users, entry 1 ("x"), field "password": is missing.'],
+    [
+      { apiScopes: 'invoices:read' },
+      "option apiScopes must be an array of scopes, e.g. apiScopes: ['invoices:read'].",
+    ],
+    [
+      { apiScopes: ['invoices:read invoices:write'] },
+      "option apiScopes, entry 1: \"invoices:read invoices:write\" has a space. Give each scope as its own entry, e.g. apiScopes: ['invoices:read', 'invoices:write'].",
+    ],
+    [
+      { apiScopes: ['invoices:read', 'invoices"read'] },
+      'option apiScopes, entry 2: "invoices\\"read" is not a scope (RFC 6749 §3.3): use printable ASCII characters other than space, " and \\, e.g. invoices:read.',
+    ],
+    [
+      { apiScopes: ['factures:lecture-générale'] },
+      'option apiScopes, entry 1: "factures:lecture-générale" is not a scope',
+    ],
+    [{ apiScopes: [''] }, 'option apiScopes, entry 1: "" is not a scope'],
+    [{ apiScopes: [42] }, "option apiScopes, entry 1: must be a string, e.g. 'invoices:read'."],
   ])('refuses %o', async (options, message) => {
     const error = await startDevProvider({ quiet: true, ...options } as never).catch(
       (caught: unknown) => caught,

@@ -10,6 +10,7 @@ import {
   type DevClient,
 } from './loadClientsFile.js';
 import { loadSigningKeys } from './loadSigningKeys.js';
+import { builtInApiScopes, parseApiScopes } from './parseApiScopes.js';
 import {
   defaultUsersFile,
   loadUsersFile,
@@ -49,6 +50,11 @@ export interface DevProviderOptions {
   /** Audience of the JWT access tokens for the reference API. Default `http://localhost:4001`. */
   apiAudience?: string;
   /**
+   * Scopes the API's access tokens may carry besides `openid`, `profile`, `email` and `roles`, e.g.
+   * `['invoices:read']`. A token carries one only if the client asked for it in its `scope`.
+   */
+  apiScopes?: string[];
+  /**
    * Asks every DPoP proof at the token endpoint to carry a nonce the provider issued (the
    * `DPoP-Nonce` header, RFC 9449 §8), as strict providers do. Default `false`.
    */
@@ -65,6 +71,8 @@ export interface DevProvider {
   port: number;
   /** Audience of the API access tokens. */
   apiAudience: string;
+  /** Every scope the API access tokens may carry: the built-in ones, then those given. */
+  apiScopes: readonly string[];
   /** The users who can sign in, defaults filled in. */
   users: readonly ResolvedDevUser[];
   /** All registered clients, `reference-app` first. */
@@ -143,6 +151,7 @@ export async function startDevProvider(options: DevProviderOptions = {}): Promis
     issuer,
     port,
     apiAudience: settings.apiAudience,
+    apiScopes: settings.apiScopes,
     users: settings.users,
     clients: settings.clients,
     stop() {
@@ -158,10 +167,13 @@ export async function startDevProvider(options: DevProviderOptions = {}): Promis
 }
 
 /** The line printed when the provider is ready, e.g. `… ready at http://localhost:4000 (users: …)`. */
-export function readyLine({ issuer, users, clients }: DevProvider): string {
+export function readyLine({ issuer, users, clients, apiScopes }: DevProvider): string {
   const usernames = users.map((user) => user.username).join(', ');
   const clientIds = clients.map((client) => client.client_id).join(', ');
-  return `oidc-kit dev provider ready at ${issuer} (users: ${usernames}; clients: ${clientIds})`;
+  // The scopes given, so that a developer sees the option (or the variable) arrived.
+  const added = apiScopes.filter((scope) => !builtInApiScopes.includes(scope));
+  const scopes = added.length === 0 ? '' : `; API scopes: ${added.join(' ')}`;
+  return `oidc-kit dev provider ready at ${issuer} (users: ${usernames}; clients: ${clientIds}${scopes})`;
 }
 
 function exposedHostWarning(host: string, seededAccounts: string | undefined): string {
@@ -194,6 +206,7 @@ async function resolveOptions(options: DevProviderOptions) {
     'apiAudience',
     options.apiAudience ?? devProviderDefaults.apiAudience,
   );
+  const apiScopes = parseApiScopes(options.apiScopes);
   const accessTokenTtl = ttl('accessTokenTtl');
   const idTokenTtl = ttl('idTokenTtl');
   const refreshTokenTtl = ttl('refreshTokenTtl');
@@ -237,6 +250,7 @@ async function resolveOptions(options: DevProviderOptions) {
     idTokenTtl,
     refreshTokenTtl,
     apiAudience,
+    apiScopes,
     dpopNonce: options.dpopNonce === true,
     seededAccounts,
     hint: seededAccounts === undefined ? undefined : `Dev accounts: ${seededAccounts}`,
