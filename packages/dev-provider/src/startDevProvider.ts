@@ -53,7 +53,7 @@ export interface DevProviderOptions {
    * Scopes the API's access tokens may carry besides `openid`, `profile`, `email` and `roles`, e.g.
    * `['invoices:read']`. A token carries one only if the client asked for it in its `scope`.
    */
-  apiScopes?: string[];
+  apiScopes?: readonly string[];
   /**
    * Asks every DPoP proof at the token endpoint to carry a nonce the provider issued (the
    * `DPoP-Nonce` header, RFC 9449 §8), as strict providers do. Default `false`.
