@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
 
@@ -60,5 +61,17 @@ describe('loadConfig', () => {
   ])('refuses %j, naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+});
+
+describe('the environment under npm run dev', () => {
+  it('reaches the API: turbo passes through every variable loadConfig reads', () => {
+    const read = new Set<string>();
+    loadConfig(new Proxy({}, { get: (_, name) => void read.add(String(name)) }));
+    const turbo = JSON.parse(readFileSync(new URL('../../../turbo.json', import.meta.url), 'utf8'));
+    expect(read.size).toBeGreaterThan(0);
+    expect(turbo.tasks['@oidc-kit/reference-api#dev']?.passThroughEnv).toEqual(
+      expect.arrayContaining([...read]),
+    );
   });
 });

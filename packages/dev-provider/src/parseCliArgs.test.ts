@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DevProviderConfigError } from './DevProviderConfigError.js';
 import { CliUsageError, parseCliArgs } from './parseCliArgs.js';
@@ -173,5 +174,17 @@ describe('parseCliArgs', () => {
     expect(error).toBeInstanceOf(CliUsageError);
     expect((error as Error).message).toMatch(/^oidc-kit-dev-provider: /);
     expect((error as Error).message).toContain(message);
+  });
+});
+
+describe('the environment under npm run dev', () => {
+  it('reaches the provider: turbo passes through every variable the CLI reads', () => {
+    const read = new Set<string>();
+    parseCliArgs([], new Proxy({}, { get: (_, name) => void read.add(String(name)) }));
+    const turbo = JSON.parse(readFileSync(new URL('../../../turbo.json', import.meta.url), 'utf8'));
+    expect(read.size).toBeGreaterThan(0);
+    expect(turbo.tasks['@oidc-kit/dev-provider#dev']?.passThroughEnv).toEqual(
+      expect.arrayContaining([...read]),
+    );
   });
 });
