@@ -109,6 +109,36 @@ describe('tabs share one session', () => {
     expect(opened.getSnapshot().user?.profile.sub).toBe('alice');
   });
 
+  test('signing out in a signed-out tab that has not taken a newer sign-in yet ends that sign-in in every tab', async () => {
+    harness = createHarness();
+    const waiting = harness.createClient();
+    await waiting.start();
+    const { client: signedIn } = await harness.signIn(harness.createClient());
+    // It has heard nothing yet: it signs out of no session of its own.
+    expect(waiting.getSnapshot().status).toBe('unauthenticated');
+    await waiting.signOut({ redirect: false });
+    await vi.waitFor(() => expect(signedIn.getSnapshot().status).toBe('unauthenticated'), {
+      timeout: 1000,
+    });
+    expect(signedIn.getSnapshot().error?.code).toBe('signed_out_elsewhere');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(waiting.getSnapshot().status).toBe('unauthenticated');
+    expect(
+      Object.keys(harness.shared).filter((key) => key.startsWith('oidc-kit:session:')),
+    ).toEqual([]);
+  });
+
+  test('a tab that has not taken a newer sign-in yet signs out when that sign-in ends', async () => {
+    const { second } = await twoTabs();
+    const { client: newer } = await harness.signIn(harness.createClient());
+    await newer.signOut({ redirect: false });
+    // No storage event here (as when one is lost): the sign-out's message alone must do.
+    await vi.waitFor(() => expect(second.getSnapshot().status).toBe('unauthenticated'), {
+      timeout: 1000,
+    });
+    expect(second.getSnapshot().error?.code).toBe('signed_out_elsewhere');
+  });
+
   test('a renewal in one tab reaches the other', async () => {
     const { first, second } = await twoTabs();
     await passTokenFloor();

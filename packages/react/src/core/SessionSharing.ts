@@ -127,6 +127,9 @@ export class SessionSharing {
             this.ended = undefined;
             await this.core.parts.signOut.revoke(ended.user);
           }
+          // Another session ended: maybe the newer one that replaced this tab's, before this tab
+          // took it. The record says (its storage event may be late, or lost).
+          this.core.tabSession.recheck();
           return;
         }
         // Whatever this tab is doing (a step-up under way too), the session it holds is over.

@@ -38,7 +38,9 @@ export class SignOut {
     const reason = options.reason ?? 'user';
     // A redirect sign-in still on this page is over: it settles, and sign-in may begin anew.
     this.core.parts.signIn.redirecting?.letGo();
-    const ended = this.core.leave();
+    // A tab without a session of its own (signed out, or still restoring) may not have taken a
+    // sign-in made elsewhere yet: it signs out of the session the record names, in every tab.
+    const ended = this.core.leave() ?? this.core.records().read()?.session ?? null;
     this.core.set('signing-out', null, null);
     await this.core.userStorage.clearUser();
     this.core.records().remove(ended);
