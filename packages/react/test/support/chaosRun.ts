@@ -10,6 +10,7 @@ import {
 import { accessTokenTtl } from './chaosSchedule';
 import type { ChaosPlan, ChaosStep } from './chaosSchedule';
 import { createLockManager } from './createLockManager';
+import type { LockManagerLike } from '../../src/core/tabSync';
 import { alice } from './FakeProvider';
 import type { FakeUser } from './FakeProvider';
 import { copyStorage, createHarness, newStorage } from './harness';
@@ -60,13 +61,19 @@ async function run(
 ): Promise<void> {
   const { provider } = harness;
   const watch = watchTokenRequests(provider);
-  // A memory tab with no tab holding its refresh token waits this (+1 s) for one: 2 s, not 10.
+  // Without Web Locks, a memory tab with no tab holding its refresh token waits this (+1 s) for
+  // one: 2 s, not 10.
   const config = { storage: plan.storage, timeout: 2000 };
   const lockManagers: ReturnType<typeof createLockManager>[] = [];
-  const locks = () => {
-    if (plan.locks === 'web-locks' && lockManagers[0] !== undefined) return lockManagers[0];
-    lockManagers.push(createLockManager());
-    return lockManagers.at(-1);
+  const locks = (): LockManagerLike | undefined => {
+    if (plan.locks === 'web-locks') {
+      if (lockManagers[0] === undefined) lockManagers.push(createLockManager());
+      return lockManagers[0];
+    }
+    // No locks across tabs: each tab's own, which cannot tell of the others' locks (no `query`).
+    const own = createLockManager();
+    lockManagers.push(own);
+    return { request: (name, callback) => own.request(name, callback) };
   };
   const environment = (frozen: { now: boolean }) => ({
     locks: locks(),
@@ -98,7 +105,12 @@ async function run(
     storages.push(storage);
     return { client: landed.client, storage, frozen };
   };
-  const quiet = () => watch.inFlight === 0 && lockManagers.every((manager) => manager.held === 0);
+  // A memory tab holds its refresh token's lock for as long as it holds the token: not a renewal.
+  const quiet = () =>
+    watch.inFlight === 0 &&
+    lockManagers.every((manager) =>
+      manager.holding.every((name) => name.startsWith('oidc-kit:refresh:')),
+    );
   const jump = async (seconds: number) => {
     // Time passes only while no tab renews (renewals run under the lock): a request in flight that
     // long would have timed out, and one booked before the jump would seem to overlap the next.
