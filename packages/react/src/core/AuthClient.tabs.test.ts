@@ -1,3 +1,4 @@
+import { setTimeout as realDelay } from 'node:timers/promises';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { copyStorage, createHarness, newStorage, storedUsers } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
@@ -182,6 +183,64 @@ describe("storage: 'memory': answers go to the request that asked", () => {
       expect(newest.getSnapshot().status).toBe('authenticated');
       expect(harness.provider.count('refresh')).toBe(1);
       expect(harness.silentAuthorizations).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe("storage: 'memory': a tab without the refresh token asks only while a tab holds it", () => {
+  const memory = { storage: 'memory' as const };
+
+  /** Tab A signs in (it holds the refresh token), tab B joins it; both share one lock manager. */
+  async function holderAndFollower() {
+    harness = createHarness();
+    const locks = createLockManager();
+    const environment = { locks };
+    const { client: holder } = await harness.signIn(
+      harness.createClient({ config: memory, environment }),
+      { storage: newStorage(), config: memory, environment },
+    );
+    history.replaceState(null, '', '/dashboard');
+    const follower = harness.createClient({ storage: newStorage(), config: memory, environment });
+    await follower.start();
+    expect(follower.getSnapshot().status).toBe('authenticated');
+    return { holder, follower, locks };
+  }
+
+  test('while the holder is open, a renewal goes through it', async () => {
+    const { holder, follower } = await holderAndFollower();
+    await passTokenFloor();
+    const renewed = await follower.renew();
+    expect(harness.provider.count('refresh')).toBe(1);
+    expect(renewed?.access_token).toBe(holder.getSnapshot().user?.access_token);
+    expect(harness.silentAuthorizations).toEqual([]);
+  });
+
+  test('once the holder is closed, a renewal waits for no answer: it renews at once, without the token', async () => {
+    const { holder, follower, locks } = await holderAndFollower();
+    const before = follower.getSnapshot().user?.access_token;
+    // The page goes: its channel, and the lock it held, with it.
+    holder.dispose();
+    await vi.waitFor(() => expect(locks.holding).toEqual([]));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 11_000);
+      // The page's clock stands still: a renewal that waits for an answer (`timeout` + 1 s) or for
+      // any other timer never settles.
+      const renewed = await Promise.race([
+        follower.renew(),
+        realDelay(5_000).then(() => 'still waiting' as const),
+      ]);
+      expect(renewed, 'still renewing after 5 s with no time passing on the page').not.toBe(
+        'still waiting',
+      );
+      expect(renewed === 'still waiting' ? null : renewed?.access_token).not.toBe(before);
+      expect(follower.getSnapshot().status).toBe('authenticated');
+      expect(harness.provider.count('refresh')).toBeLessThanOrEqual(1);
+      expect(harness.provider.reusedRefreshTokens).toEqual([]);
+      // It holds the refresh token of its silent authorize now, and says so to the tabs to come.
+      expect(locks.holding).toEqual([expect.stringMatching(/^oidc-kit:refresh:/)]);
     } finally {
       vi.useRealTimers();
     }

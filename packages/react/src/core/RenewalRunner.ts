@@ -86,7 +86,8 @@ export class RenewalRunner {
   async renewThroughOtherTab(before: User, epoch: number): Promise<User | null> {
     if (
       this.core.published.refreshTokenOf(before) !== undefined ||
-      this.core.authConfig.storage !== 'memory'
+      this.core.authConfig.storage !== 'memory' ||
+      !(await this.holderOpen())
     )
       return null;
     const shared = await this.core.tabs?.request(
@@ -99,6 +100,15 @@ export class RenewalRunner {
     if (user === null || user.access_token === before.access_token) return null;
     this.core.signedIn(user);
     return user;
+  }
+
+  /**
+   * With memory storage, whether a tab that holds this session's refresh token may be open: none
+   * is once the one that held it closed, and then no answer is waited for.
+   */
+  async holderOpen(): Promise<boolean> {
+    const session = this.core.session;
+    return session !== null && (await this.core.refreshTokenHeld(session));
   }
 
   async renewHoldingLock(before: User, epoch: number): Promise<User | null> {
@@ -192,6 +202,9 @@ export class RenewalRunner {
 
   /** The session's current tokens from the tab that holds them, or null (no answer, or stale). */
   async currentFromOtherTab(record: SessionRecord, before: User): Promise<User | null> {
+    const keepsRefreshToken = this.core.authConfig.storage !== 'memory';
+    // With memory storage, the current tokens are the holder's, which the other tabs had from it.
+    if (!keepsRefreshToken && !(await this.holderOpen())) return null;
     const shared = await this.core.tabs?.request(
       'session-request',
       2000,
@@ -200,7 +213,6 @@ export class RenewalRunner {
     if (shared == null) return null;
     // An answer from a tab as stale as this one would make this tab authorize silently for nothing.
     const offered = User.fromStorageString(shared.user);
-    const keepsRefreshToken = this.core.authConfig.storage !== 'memory';
     if (
       keepsRefreshToken &&
       !(await this.core.parts.guard.isCurrent(record, this.core.published.refreshTokenOf(offered)))

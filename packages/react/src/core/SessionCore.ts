@@ -18,7 +18,7 @@ import type { StateStore } from './stateStore';
 import type { IdleClock } from './IdleClock';
 import { TabSession } from './TabSession';
 import { TokenPresenter } from './TokenPresenter';
-import { withLock } from './tabSync';
+import { holdLock, lockHeld, withLock } from './tabSync';
 import { knownExpiry } from './knownExpiry';
 import { PublishedUsers } from './PublishedUsers';
 import type { TabSync } from './tabSync';
@@ -80,6 +80,9 @@ export class SessionCore {
    */
   refreshing: User | null = null;
 
+  /** The lock that says this tab holds its session's refresh token (see `holdRefreshToken`). */
+  refreshHold: { name: string; letGo: () => void } | undefined;
+
   /** What `deactivate()` undoes: the listeners `activate()` added. */
   readonly teardown: (() => void)[] = [];
 
@@ -126,7 +129,38 @@ export class SessionCore {
     // every build, as the constructor's are: no user can fix it, and the page says little.
     if (isAuthError(error, 'config_invalid') && error !== this.snapshot.error) console.error(error);
     this.authState.set(status, user && this.published.publish(user), error, signOutReason);
+    this.holdRefreshToken();
   };
+
+  /**
+   * With memory storage, the tab that can renew for the others (connected, with the session's
+   * refresh token: see `SessionSharing`) holds a lock that says so, which the browser lets go of
+   * with the page: a tab without the token asks only while one holds it (`refreshTokenHeld`).
+   */
+  holdRefreshToken(): void {
+    const user = this.snapshot.user;
+    const name =
+      this.authConfig.storage === 'memory' &&
+      this.tabs !== undefined &&
+      this.session !== null &&
+      user !== null &&
+      this.published.refreshTokenOf(user) !== undefined
+        ? this.refreshLockName(this.session)
+        : undefined;
+    if (name === this.refreshHold?.name) return;
+    this.refreshHold?.letGo();
+    this.refreshHold =
+      name === undefined ? undefined : { name, letGo: holdLock(name, this.environment.locks) };
+  }
+
+  /** Whether a tab may hold `session`'s refresh token: not if the Web Locks API says none does. */
+  refreshTokenHeld(session: string): Promise<boolean> {
+    return lockHeld(this.refreshLockName(session), this.environment.locks);
+  }
+
+  refreshLockName(session: string): string {
+    return `${this.storageKey('refresh')}:${session}`;
+  }
 
   /** The `UserManager` this client drives, reading token responses as `dropEmptyTokenFields` says. */
   get manager(): UserManager {
@@ -157,6 +191,7 @@ export class SessionCore {
     this.epoch += 1;
     this.renewal.stopRenewing();
     this.session = null;
+    this.holdRefreshToken();
     return ended;
   }
 
@@ -206,7 +241,8 @@ export class SessionCore {
 
   /** This client's name for a `kind` of record, mark or lock, apart from other clients'. */
   storageKey(
-    kind: 'session' | 'renew' | 'idle' | 'dpop' | 'expired' | 'signed-out' | 'signing-in',
+    kind:
+      'session' | 'renew' | 'refresh' | 'idle' | 'dpop' | 'expired' | 'signed-out' | 'signing-in',
   ): string {
     const { authority, client_id } = this.authConfig.oidc;
     return `oidc-kit:${kind}:${authority}:${client_id}`;

@@ -34,9 +34,11 @@ export interface ChannelLike {
   close(): void;
 }
 
-/** The part of the Web Locks API (`navigator.locks`) renewal uses. */
+/** The part of the Web Locks API (`navigator.locks`) the engine uses. */
 export interface LockManagerLike {
   request<T>(name: string, callback: () => Promise<T>): Promise<T>;
+  /** The locks held and waited for now. Without it, a tab cannot tell whether another holds one. */
+  query?(): Promise<{ held?: { name?: string }[]; pending?: { name?: string }[] }>;
 }
 
 function isTabMessage(value: unknown): value is TabMessage {
@@ -156,6 +158,36 @@ export function withLock<T>(
     if (localQueues.get(name) === settled) localQueues.delete(name);
   });
   return run;
+}
+
+/**
+ * Holds the named lock until the returned function is called; the browser lets go of it with the
+ * page. Only where other tabs can see it (`query`): else it holds nothing.
+ */
+export function holdLock(name: string, locks: LockManagerLike | null = defaultLocks()): () => void {
+  if (typeof locks?.query !== 'function') return () => undefined;
+  let letGo = () => {};
+  const held = new Promise<void>((resolve) => (letGo = resolve));
+  // Refused (an opaque origin): nothing held, and other tabs ask as they would without the API.
+  locks.request(name, () => held).catch(() => undefined);
+  return letGo;
+}
+
+/**
+ * Whether any tab holds (or waits for) the named lock: false only when the Web Locks API says that
+ * none does, true when it cannot tell.
+ */
+export async function lockHeld(
+  name: string,
+  locks: LockManagerLike | null = defaultLocks(),
+): Promise<boolean> {
+  if (typeof locks?.query !== 'function') return true;
+  try {
+    const { held = [], pending = [] } = await locks.query();
+    return [...held, ...pending].some((lock) => lock.name === name);
+  } catch {
+    return true;
+  }
 }
 
 function defaultLocks(): LockManagerLike | null {
