@@ -34,6 +34,7 @@ const internalMembers = [
   'refreshTokenHeld',
   'refreshLockName',
   'refreshHold',
+  'inBackForwardCache',
   'holderOpen',
   'storageKey',
   'notify',

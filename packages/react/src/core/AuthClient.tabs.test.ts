@@ -217,6 +217,19 @@ describe("storage: 'memory': a tab without the refresh token asks only while a t
     expect(harness.silentAuthorizations).toEqual([]);
   });
 
+  test('the holder lets go of its lock while in the back-forward cache, and holds it again when back', async () => {
+    const { locks } = await holderAndFollower();
+    expect(locks.holding).toEqual([expect.stringMatching(/^oidc-kit:refresh:/)]);
+    // A page that keeps a lock through pagehide is not kept in the back-forward cache: with memory
+    // storage, a single tab's session would be gone on Back.
+    window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: true }));
+    await vi.waitFor(() => expect(locks.holding).toEqual([]));
+    window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    await vi.waitFor(() =>
+      expect(locks.holding).toEqual([expect.stringMatching(/^oidc-kit:refresh:/)]),
+    );
+  });
+
   test('once the holder is closed, a renewal waits for no answer: it renews at once, without the token', async () => {
     const { holder, follower, locks } = await holderAndFollower();
     const before = follower.getSnapshot().user?.access_token;

@@ -83,6 +83,9 @@ export class SessionCore {
   /** The lock that says this tab holds its session's refresh token (see `holdRefreshToken`). */
   refreshHold: { name: string; letGo: () => void } | undefined;
 
+  /** The page is in the back-forward cache (`pagehide` persisted): it can answer no tab. */
+  inBackForwardCache = false;
+
   /** What `deactivate()` undoes: the listeners `activate()` added. */
   readonly teardown: (() => void)[] = [];
 
@@ -142,6 +145,7 @@ export class SessionCore {
     const name =
       this.authConfig.storage === 'memory' &&
       this.tabs !== undefined &&
+      !this.inBackForwardCache &&
       this.session !== null &&
       user !== null &&
       this.published.refreshTokenOf(user) !== undefined

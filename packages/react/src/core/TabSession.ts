@@ -43,6 +43,14 @@ export class TabSession {
       if (status === 'signing-in') void this.restore();
       // The record may have changed unheard (no message nor storage event reaches a cached page).
       this.recheck(true);
+      this.core.inBackForwardCache = false;
+      this.core.holdRefreshToken();
+    };
+    // A page that keeps a lock is not kept in the back-forward cache (with memory storage, a lone
+    // tab's session would be gone on Back); a frozen page answers no tab anyway.
+    const onPageHide = (event: PageTransitionEvent) => {
+      this.core.inBackForwardCache = event.persisted;
+      this.core.holdRefreshToken();
     };
     const onVisible = () => {
       if ((globalThis as { document?: Document }).document?.visibilityState === 'hidden') return;
@@ -50,10 +58,12 @@ export class TabSession {
       this.core.renewal.renewTimer.check();
     };
     globalThis.addEventListener('pageshow', onPageShow);
+    globalThis.addEventListener('pagehide', onPageHide);
     globalThis.addEventListener('visibilitychange', onVisible);
     const unwatch = this.core.records().watch(() => this.recheck(true));
     this.core.teardown.push(
       () => globalThis.removeEventListener('pageshow', onPageShow),
+      () => globalThis.removeEventListener('pagehide', onPageHide),
       () => globalThis.removeEventListener('visibilitychange', onVisible),
       unwatch,
     );
