@@ -157,9 +157,10 @@ export class SessionCore {
       name === undefined ? undefined : { name, letGo: holdLock(name, this.environment.locks) };
   }
 
-  /** Whether a tab may hold `session`'s refresh token: not if the Web Locks API says none does. */
+  /** Whether another tab may hold `session`'s refresh token: not if the Web Locks API says none does. */
   refreshTokenHeld(session: string): Promise<boolean> {
-    return lockHeld(this.refreshLockName(session), this.environment.locks);
+    const name = this.refreshLockName(session);
+    return lockHeld(name, this.environment.locks, this.refreshHold?.name === name);
   }
 
   refreshLockName(session: string): string {

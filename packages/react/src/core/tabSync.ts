@@ -174,17 +174,18 @@ export function holdLock(name: string, locks: LockManagerLike | null = defaultLo
 }
 
 /**
- * Whether any tab holds (or waits for) the named lock: false only when the Web Locks API says that
- * none does, true when it cannot tell.
+ * Whether any tab holds (or waits for) the named lock, this one's own hold (`mine`) left out: false
+ * only when the Web Locks API says that none does, true when it cannot tell.
  */
 export async function lockHeld(
   name: string,
   locks: LockManagerLike | null = defaultLocks(),
+  mine = false,
 ): Promise<boolean> {
   if (typeof locks?.query !== 'function') return true;
   try {
     const { held = [], pending = [] } = await locks.query();
-    return [...held, ...pending].some((lock) => lock.name === name);
+    return [...held, ...pending].filter((lock) => lock.name === name).length > Number(mine);
   } catch {
     return true;
   }
