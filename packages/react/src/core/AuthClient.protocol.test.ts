@@ -1440,6 +1440,25 @@ describe("storage: 'memory' and revocation", () => {
     await revokedOnce(refreshToken);
   });
 
+  test("signOut({ revokeTokens: true }) in a tab still restoring an older session's tokens revokes the newer session's, not those", async () => {
+    harness = createHarness();
+    const { storage } = await signedInTab();
+    // This tab's store holds the older session; a sign-in since (another tab) replaced it.
+    const older = copyStorage(storage);
+    const olderToken = heldRefreshToken(older);
+    const { storage: newerStorage } = await signedInTab();
+    const newerToken = heldRefreshToken(newerStorage);
+    const restoring = harness.createClient({ storage: older });
+    void restoring.start();
+    await restoring.signOut({ revokeTokens: true, redirect: false });
+    await revokedOnce(newerToken);
+    expect(
+      harness.provider.requests.filter(
+        (request) => request.endpoint === 'revoke' && request.body?.get('token') === olderToken,
+      ),
+    ).toEqual([]);
+  });
+
   test('the tab that holds it revokes it also when the removed record reaches it before the message', async () => {
     harness = createHarness();
     // As in a browser: the record's removal reaches the other tabs as a storage event, here at once.

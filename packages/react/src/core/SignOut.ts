@@ -33,14 +33,16 @@ export class SignOut {
   watch: (() => void) | undefined;
 
   async runSignOut(options: SignOutOptions): Promise<void> {
-    const user =
-      this.core.snapshot.user ?? (await this.core.userStorage.readStored())?.user ?? null;
+    const shown = this.core.snapshot.user;
+    const stored = shown === null ? await this.core.userStorage.readStored() : null;
     const reason = options.reason ?? 'user';
     // A redirect sign-in still on this page is over: it settles, and sign-in may begin anew.
     this.core.parts.signIn.redirecting?.letGo();
     // A tab without a session of its own (signed out, or still restoring) may not have taken a
     // sign-in made elsewhere yet: it signs out of the session the record names, in every tab.
     const ended = this.core.leave() ?? this.core.records().read()?.session ?? null;
+    // The tokens of the session that ends (a store still restoring may hold an older one's).
+    const user = shown ?? (stored?.session === ended ? stored.user : null);
     this.core.set('signing-out', null, null);
     await this.core.userStorage.clearUser();
     this.core.records().remove(ended);
