@@ -20,9 +20,11 @@ export interface AuthActionButtonProps extends ButtonHTMLAttributes<HTMLButtonEl
  * Router's `<Link>` leaves them. (Browsers send a middle click as `auxclick`, never as `click`.)
  */
 function opensElsewhere(event: MouseEvent) {
-  // A button's `href` is undefined; a link's without one, ''.
+  // A button's `href` is undefined; a link's without one, ''; an SVG link's an object (its action
+  // runs, as a button's).
   const { href, target } = event.currentTarget as EventTarget as HTMLAnchorElement;
   return (
+    typeof href == 'string' &&
     href &&
     (event.button ||
       event.ctrlKey ||

@@ -44,6 +44,23 @@ describe('SignInButton', () => {
     expect(cancelled).toEqual([true, true]);
   });
 
+  test("asChild on an SVG link signs in: its href and target are objects (SVGAnimatedString), not a new tab's", async () => {
+    const cancelled = clicksCancelled();
+    const auth = renderButton(
+      <SignInButton asChild>
+        <a href="#sign-in">Log in</a>
+      </SignInButton>,
+    );
+    const link = screen.getByRole('link', { name: 'Log in' });
+    // jsdom has no SVGAElement: an SVG <a>'s reflected attributes, as a browser gives them.
+    for (const name of ['href', 'target']) {
+      Object.defineProperty(link, name, { value: { baseVal: '', animVal: '' } });
+    }
+    await userEvent.click(link);
+    expect(auth.signIn.calls).toHaveLength(1);
+    expect(cancelled).toEqual([true]);
+  });
+
   test.each(['Control', 'Meta', 'Shift', 'Alt'])(
     "asChild on a link: %s+click is the browser's (new tab, window, download), neither cancelled nor signing in here",
     async (key) => {
