@@ -29,7 +29,7 @@ const entries = [
     import: '{ AuthProvider, useAuth, SignInButton, RequireAuth }',
     ignore: outside,
     gzip: true,
-    limit: '17061 B',
+    limit: '17150 B',
   },
   {
     name: '@oidc-kit/react (everything, oidc-client-ts external)',
@@ -37,7 +37,7 @@ const entries = [
     import: '*',
     ignore: outside,
     gzip: true,
-    limit: '20449 B',
+    limit: '20549 B',
   },
   {
     name: '@oidc-kit/react typical entry (AuthProvider, useAuth, SignInButton, RequireAuth), oidc-client-ts bundled',
@@ -48,7 +48,7 @@ const entries = [
     },
     ignore: ['react', 'react-dom', 'react-router', 'jose'],
     gzip: true,
-    limit: '34002 B',
+    limit: '34095 B',
   },
   {
     name: '@oidc-kit/react (everything, oidc-client-ts bundled)',
@@ -59,7 +59,7 @@ const entries = [
     },
     ignore: ['react', 'react-dom', 'react-router', 'jose'],
     gzip: true,
-    limit: '37355 B',
+    limit: '37452 B',
   },
   {
     name: '@oidc-kit/react/testing',
@@ -96,13 +96,13 @@ export default [
     path: 'dist/IdleClock-*.js',
     ignore: outside,
     gzip: true,
-    limit: '1458 B',
+    limit: '1459 B',
   },
   {
     name: '@oidc-kit/react DPoP (a chunk loaded only when dpop is set)',
     path: 'dist/DPoP-*.js',
     ignore: outside,
     gzip: true,
-    limit: '1823 B',
+    limit: '1824 B',
   },
 ];
