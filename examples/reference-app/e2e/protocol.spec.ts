@@ -40,6 +40,48 @@ function refreshAnswered(page: Page) {
   );
 }
 
+/** Records, in every page of the context, each message its tab channels send (`channelTraffic`). */
+async function recordChannelTraffic(context: BrowserContext) {
+  await context.addInitScript(() => {
+    const seen: unknown[] = [];
+    (window as unknown as { channelTraffic: unknown[] }).channelTraffic = seen;
+    const post = BroadcastChannel.prototype.postMessage;
+    BroadcastChannel.prototype.postMessage = function (message: unknown) {
+      seen.push(message);
+      return post.call(this, message);
+    };
+  });
+}
+
+/** The refresh tokens the provider hands out to any page of the context, in order. */
+function recordIssuedRefreshTokens(context: BrowserContext): string[] {
+  const issued: string[] = [];
+  context.on('response', async (response) => {
+    if (response.url() !== `${e2e.provider}/token` || response.status() !== 200) return;
+    const body = (await response.json().catch(() => ({}))) as { refresh_token?: string };
+    if (body.refresh_token) issued.push(body.refresh_token);
+  });
+  return issued;
+}
+
+/**
+ * Checks that none of `refreshTokens` is in what the page's tab channels sent (see
+ * `recordChannelTraffic`) or in its web storage; returns what they sent, as JSON.
+ */
+async function expectNoRefreshTokenIn(page: Page, refreshTokens: string[]): Promise<string> {
+  const traffic = await page.evaluate(() =>
+    JSON.stringify((window as unknown as { channelTraffic: unknown[] }).channelTraffic),
+  );
+  const storage = await page.evaluate(() =>
+    JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage } }),
+  );
+  for (const token of refreshTokens) {
+    expect(traffic).not.toContain(token);
+    expect(storage).not.toContain(token);
+  }
+  return traffic;
+}
+
 async function apiAnswersFor(page: Page, sub: string) {
   await navLink(page, 'Dashboard').click();
   await expect(fact(page, 'Subject')).toHaveText(sub);
@@ -146,21 +188,8 @@ test("storage: 'memory': no refresh token in any tab message or web storage; the
 }) => {
   test.setTimeout(120_000);
   // Every message the tabs' channels send or receive, recorded in each page.
-  await context.addInitScript(() => {
-    const seen: unknown[] = [];
-    (window as unknown as { channelTraffic: unknown[] }).channelTraffic = seen;
-    const post = BroadcastChannel.prototype.postMessage;
-    BroadcastChannel.prototype.postMessage = function (message: unknown) {
-      seen.push(message);
-      return post.call(this, message);
-    };
-  });
-  const refreshTokens: string[] = [];
-  context.on('response', async (response) => {
-    if (response.url() !== `${e2e.provider}/token` || response.status() !== 200) return;
-    const body = (await response.json().catch(() => ({}))) as { refresh_token?: string };
-    if (body.refresh_token) refreshTokens.push(body.refresh_token);
-  });
+  await recordChannelTraffic(context);
+  const refreshTokens = recordIssuedRefreshTokens(context);
 
   const first = await context.newPage();
   await first.goto(e2e.memoryApp);
@@ -185,17 +214,8 @@ test("storage: 'memory': no refresh token in any tab message or web storage; the
 
   expect(refreshTokens.length).toBeGreaterThan(0);
   for (const page of [first, second]) {
-    const traffic = await page.evaluate(() =>
-      JSON.stringify((window as unknown as { channelTraffic: unknown[] }).channelTraffic),
-    );
-    const storage = await page.evaluate(() =>
-      JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage } }),
-    );
+    const traffic = await expectNoRefreshTokenIn(page, refreshTokens);
     expect(traffic.length).toBeGreaterThan(2);
-    for (const token of refreshTokens) {
-      expect(traffic).not.toContain(token);
-      expect(storage).not.toContain(token);
-    }
   }
   expect(before).not.toContain('refresh_token');
 });
