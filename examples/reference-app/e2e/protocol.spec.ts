@@ -3,7 +3,16 @@ import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import type { BrowserContext, Page, Request } from '@playwright/test';
 import { e2e } from './stack';
-import { fact, headerSignIn, logIn, navLink, signInFromHeader, snap, userName } from './support';
+import {
+  fact,
+  headerSignIn,
+  logIn,
+  navLink,
+  signInFromHeader,
+  snap,
+  userName,
+  watchProvider,
+} from './support';
 
 // The session protocol in real Chromium against the dev provider (oidc-provider), which rotates
 // refresh tokens and revokes the whole grant when a used one comes back.
@@ -80,6 +89,16 @@ async function expectNoRefreshTokenIn(page: Page, refreshTokens: string[]): Prom
     expect(storage).not.toContain(token);
   }
   return traffic;
+}
+
+/** The memory-storage holder locks (see `holdRefreshToken`) the page's origin holds or waits for. */
+function refreshLocks(page: Page) {
+  return page.evaluate(async () => {
+    const { held = [], pending = [] } = await navigator.locks.query();
+    const names = (locks: LockInfo[]) =>
+      locks.map((lock) => lock.name ?? '').filter((name) => name.startsWith('oidc-kit:refresh:'));
+    return { held: names(held), pending: names(pending) };
+  });
 }
 
 async function apiAnswersFor(page: Page, sub: string) {
@@ -218,6 +237,88 @@ test("storage: 'memory': no refresh token in any tab message or web storage; the
     expect(traffic.length).toBeGreaterThan(2);
   }
   expect(before).not.toContain('refresh_token');
+});
+
+test("storage: 'memory': once the tab that holds the refresh token is closed, the other renews by a silent authorize at once", async ({
+  context,
+}) => {
+  test.setTimeout(120_000);
+  await recordChannelTraffic(context);
+  const refreshTokens = recordIssuedRefreshTokens(context);
+
+  const first = await context.newPage();
+  await first.goto(e2e.memoryApp);
+  await headerSignIn(first).click();
+  await logIn(first, 'alice');
+  await expect(userName(first, 'Alice Liddell')).toBeVisible();
+
+  const second = await context.newPage();
+  // Its clock is ours to move: its renewal starts when the test says (the tokens live 20 s).
+  await second.clock.install();
+  const secondNavigations: string[] = [];
+  second.on('framenavigated', (frame) => secondNavigations.push(frame.url()));
+  await second.goto(`${e2e.memoryApp}/profile`);
+  await expect(userName(second, 'Alice Liddell')).toBeVisible();
+  expect(secondNavigations.filter((url) => url.startsWith(e2e.provider))).toEqual([]);
+
+  // The first tab holds the session's refresh token, and the lock that says so; the second neither.
+  const holder = `oidc-kit:refresh:${e2e.provider}:reference-app-e2e-memory:`;
+  const { held, pending } = await refreshLocks(second);
+  expect(held).toHaveLength(1);
+  expect(held[0]?.startsWith(holder)).toBe(true);
+  expect(pending).toEqual([]);
+  await expectNoRefreshTokenIn(first, refreshTokens);
+  await first.close();
+  await expect.poll(() => refreshLocks(second)).toEqual({ held: [], pending: [] });
+
+  // The second tab's renewal: no tab is left to ask, so it authorizes silently without waiting
+  // for an answer (the wait would be the timeout + 1 s: 11 s).
+  const provider = watchProvider(second);
+  const sentBefore = await second.evaluate(
+    () => (window as unknown as { channelTraffic: unknown[] }).channelTraffic.length,
+  );
+  const exchanged = second.waitForResponse(
+    (response) =>
+      response.url() === `${e2e.provider}/token` &&
+      (response.request().postData() ?? '').includes('grant_type=authorization_code'),
+    { timeout: 30_000 },
+  );
+  const started = Date.now();
+  await second.clock.fastForward(11_000);
+  expect((await exchanged).status()).toBe(200);
+  const took = Date.now() - started;
+  console.log(`The second tab renewed ${took} ms after its renewal was due.`);
+  expect(took).toBeLessThan(5_000);
+  const silent = provider.requests.filter((request) => new URL(request.url()).pathname === '/auth');
+  expect(silent.map((request) => new URL(request.url()).searchParams.get('prompt'))).toEqual([
+    'none',
+  ]);
+  expect(provider.refreshes()).toBe(0);
+  const sentSince = await second.evaluate(
+    (from) =>
+      (window as unknown as { channelTraffic: { type?: string }[] }).channelTraffic
+        .slice(from)
+        .map((message) => message.type),
+    sentBefore,
+  );
+  expect(sentSince).not.toContain('renew-request');
+
+  // Still signed in (the reference API answers only the app's main build: no call from this one);
+  // the second tab now holds a refresh token of its own, and the lock, and neither its storage
+  // nor its channel has the token.
+  await expect(userName(second, 'Alice Liddell')).toBeVisible();
+  await expect(second.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  await expect
+    .poll(async () => (await refreshLocks(second)).held.map((name) => name.startsWith(holder)))
+    .toEqual([true]);
+  // It renews as the holder now: with the refresh token the silent authorize brought.
+  const refreshed = refreshAnswered(second);
+  await second.clock.fastForward(11_000);
+  expect((await refreshed).status()).toBe(200);
+  await expect(userName(second, 'Alice Liddell')).toBeVisible();
+  // Sign-in, silent authorize, refresh: each brought a refresh token (read as its answer arrives).
+  await expect.poll(() => refreshTokens.length).toBeGreaterThanOrEqual(3);
+  await expectNoRefreshTokenIn(second, refreshTokens);
 });
 
 test('neither the access token nor its proof follows an API redirect to another origin', async ({
