@@ -202,6 +202,28 @@ test('a sign-out while the other tab is on another site: that tab comes back sig
   await expect(away).toHaveURL(new RegExp(`^${e2e.provider}/`));
 });
 
+/**
+ * Alice signs in to the memory-storage build in a first tab; a second tab (`prepare`d before it
+ * loads) opens her profile signed in, without going to the provider.
+ */
+async function memoryTabs(context: BrowserContext, prepare?: (page: Page) => Promise<void>) {
+  const first = await context.newPage();
+  await first.goto(e2e.memoryApp);
+  await headerSignIn(first).click();
+  await logIn(first, 'alice');
+  await expect(userName(first, 'Alice Liddell')).toBeVisible();
+
+  const second = await context.newPage();
+  await prepare?.(second);
+  const secondNavigations: string[] = [];
+  second.on('framenavigated', (frame) => secondNavigations.push(frame.url()));
+  await second.goto(`${e2e.memoryApp}/profile`);
+  await expect(userName(second, 'Alice Liddell')).toBeVisible();
+  await expect(second.getByRole('heading', { name: 'Profile' })).toBeVisible();
+  expect(secondNavigations.filter((url) => url.startsWith(e2e.provider))).toEqual([]);
+  return { first, second };
+}
+
 test("storage: 'memory': no refresh token in any tab message or web storage; the second tab is signed in without a login prompt", async ({
   context,
 }) => {
@@ -210,19 +232,7 @@ test("storage: 'memory': no refresh token in any tab message or web storage; the
   await recordChannelTraffic(context);
   const refreshTokens = recordIssuedRefreshTokens(context);
 
-  const first = await context.newPage();
-  await first.goto(e2e.memoryApp);
-  await headerSignIn(first).click();
-  await logIn(first, 'alice');
-  await expect(userName(first, 'Alice Liddell')).toBeVisible();
-
-  const second = await context.newPage();
-  const secondNavigations: string[] = [];
-  second.on('framenavigated', (frame) => secondNavigations.push(frame.url()));
-  await second.goto(`${e2e.memoryApp}/profile`);
-  await expect(userName(second, 'Alice Liddell')).toBeVisible();
-  await expect(second.getByRole('heading', { name: 'Profile' })).toBeVisible();
-  expect(secondNavigations.filter((url) => url.startsWith(e2e.provider))).toEqual([]);
+  const { first, second } = await memoryTabs(context);
 
   // Both tabs through a renewal: the second renews through the first.
   const before = await second.evaluate(() => JSON.stringify(sessionStorage));
@@ -246,20 +256,9 @@ test("storage: 'memory': once the tab that holds the refresh token is closed, th
   await recordChannelTraffic(context);
   const refreshTokens = recordIssuedRefreshTokens(context);
 
-  const first = await context.newPage();
-  await first.goto(e2e.memoryApp);
-  await headerSignIn(first).click();
-  await logIn(first, 'alice');
-  await expect(userName(first, 'Alice Liddell')).toBeVisible();
-
-  const second = await context.newPage();
-  // Its clock is ours to move: its renewal starts when the test says (the tokens live 20 s).
-  await second.clock.install();
-  const secondNavigations: string[] = [];
-  second.on('framenavigated', (frame) => secondNavigations.push(frame.url()));
-  await second.goto(`${e2e.memoryApp}/profile`);
-  await expect(userName(second, 'Alice Liddell')).toBeVisible();
-  expect(secondNavigations.filter((url) => url.startsWith(e2e.provider))).toEqual([]);
+  // The second tab's clock is ours to move: its renewal starts when the test says (the tokens
+  // live 20 s).
+  const { first, second } = await memoryTabs(context, (page) => page.clock.install());
 
   // The first tab holds the session's refresh token, and the lock that says so; the second neither.
   const holder = `oidc-kit:refresh:${e2e.provider}:reference-app-e2e-memory:`;
