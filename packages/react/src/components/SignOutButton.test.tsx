@@ -68,8 +68,8 @@ describe('SignOutButton', () => {
     expect(auth.signOut.calls).toHaveLength(1);
   });
 
-  test('asChild on a link signs out instead of following it', async () => {
-    const cancelled = clicksCancelled();
+  /** A signed-in user's `<SignOutButton asChild>` around a link, "Leave". */
+  function renderLeaveLink() {
     const auth = createMockAuthClient({ user: createTestUser() });
     render(
       <MockAuthProvider client={auth}>
@@ -78,6 +78,12 @@ describe('SignOutButton', () => {
         </SignOutButton>
       </MockAuthProvider>,
     );
+    return auth;
+  }
+
+  test('asChild on a link signs out instead of following it', async () => {
+    const cancelled = clicksCancelled();
+    const auth = renderLeaveLink();
     await userEvent.click(screen.getByRole('link', { name: 'Leave' }));
     expect(auth.signOut.calls).toHaveLength(1);
     expect(cancelled).toEqual([true]);
@@ -85,14 +91,7 @@ describe('SignOutButton', () => {
 
   test("asChild on a link: a Ctrl- or ⌘-click is the browser's (a new tab), neither cancelled nor signing out here", async () => {
     const cancelled = clicksCancelled();
-    const auth = createMockAuthClient({ user: createTestUser() });
-    render(
-      <MockAuthProvider client={auth}>
-        <SignOutButton asChild>
-          <a href="/logout">Leave</a>
-        </SignOutButton>
-      </MockAuthProvider>,
-    );
+    const auth = renderLeaveLink();
     const link = screen.getByRole('link', { name: 'Leave' });
     const user = userEvent.setup();
     for (const key of ['Control', 'Meta']) {
