@@ -18,6 +18,7 @@ import type { Deferred } from '../../test/support/deferred';
 import { AuthClient } from './AuthClient';
 import { decodeIdToken } from './idToken';
 import type { ChannelLike } from './tabSync';
+import { recordedSession } from '../../test/support/chaosChecks';
 
 let harness: Harness;
 const ownClients: AuthClient[] = [];
@@ -382,6 +383,26 @@ describe('a popup sign-in that fails after the session changed in another tab', 
     expect(client.getSnapshot().status).toBe('unauthenticated');
     expect(client.getSnapshot().error?.code).toBe('provider_error');
     expect(storedUsers(storage)).toEqual([]);
+  });
+});
+
+describe('a client disposed while its renewal is at the provider', () => {
+  test('an invalid_grant answered after dispose() leaves the other tabs and the record as they were', async () => {
+    harness = createHarness({ refreshDelay: 100 });
+    const { client: first } = await harness.signIn(harness.createClient());
+    const second = harness.createClient({ storage: newStorage() });
+    await second.start();
+    await passTokenFloor();
+    const renewing = second.renew().catch(() => null);
+    await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(1));
+    harness.provider.revokeAllGrants();
+    // Disposed, it can tell no tab (its channel is closed): ending the session everywhere, it
+    // would take the record from under a tab that never hears why.
+    second.dispose();
+    await renewing;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(first.getSnapshot().status).toBe('authenticated');
+    expect(recordedSession(harness.shared)).not.toBeNull();
   });
 });
 

@@ -204,6 +204,9 @@ export class SessionCore {
   async endSession(error: AuthError, everywhere: boolean): Promise<void> {
     const ended = this.leave();
     await this.userStorage.clearUser();
+    // Stopped (disposed, or unmounted), this tab can tell no other: those that hold the session
+    // find out at their own next renewal, rather than lose its record unheard.
+    if (this.stopped) everywhere = false;
     if (everywhere) await this.presenter.forgetKeys((session) => session === ended);
     if (everywhere && ended !== null) {
       // Before the record goes: a tab that hears no message (asleep) reads why from this mark.
