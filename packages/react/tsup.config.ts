@@ -35,6 +35,8 @@ const internalMembers = [
   'refreshLockName',
   'refreshHold',
   'inBackForwardCache',
+  'tell',
+  'channelName',
   'holderOpen',
   'storageKey',
   'notify',

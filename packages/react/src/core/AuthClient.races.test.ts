@@ -387,7 +387,7 @@ describe('a popup sign-in that fails after the session changed in another tab', 
 });
 
 describe('a client disposed while its renewal is at the provider', () => {
-  test('an invalid_grant answered after dispose() leaves the other tabs and the record as they were', async () => {
+  test('an invalid_grant answered after dispose() ends the session in the other tabs too', async () => {
     harness = createHarness({ refreshDelay: 100 });
     const { client: first } = await harness.signIn(harness.createClient());
     const second = harness.createClient({ storage: newStorage() });
@@ -396,13 +396,16 @@ describe('a client disposed while its renewal is at the provider', () => {
     const renewing = second.renew().catch(() => null);
     await vi.waitFor(() => expect(harness.provider.count('refresh')).toBe(1));
     harness.provider.revokeAllGrants();
-    // Disposed, it can tell no tab (its channel is closed): ending the session everywhere, it
-    // would take the record from under a tab that never hears why.
+    // Disposed, its own channel is closed: the others must hear of the end all the same, not keep
+    // a session whose record went.
     second.dispose();
     await renewing;
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(first.getSnapshot().status).toBe('authenticated');
-    expect(recordedSession(harness.shared)).not.toBeNull();
+    await vi.waitFor(() => expect(first.getSnapshot().status).toBe('unauthenticated'), {
+      timeout: 1000,
+    });
+    expect(first.getSnapshot().error?.code).toBe('session_expired');
+    expect(recordedSession(harness.shared)).toBeNull();
+    expect(harness.provider.count('refresh')).toBe(1);
   });
 });
 

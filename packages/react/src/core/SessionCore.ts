@@ -18,10 +18,10 @@ import type { StateStore } from './stateStore';
 import type { IdleClock } from './IdleClock';
 import { TabSession } from './TabSession';
 import { TokenPresenter } from './TokenPresenter';
-import { holdLock, lockHeld, withLock } from './tabSync';
+import { holdLock, lockHeld, tabSync, withLock } from './tabSync';
 import { knownExpiry } from './knownExpiry';
 import { PublishedUsers } from './PublishedUsers';
-import type { TabSync } from './tabSync';
+import type { TabMessage, TabSync } from './tabSync';
 import { UserStorage } from './UserStorage';
 
 /** The user manager and its checked store, which the client creates (see `createUserManager`). */
@@ -204,17 +204,30 @@ export class SessionCore {
   async endSession(error: AuthError, everywhere: boolean): Promise<void> {
     const ended = this.leave();
     await this.userStorage.clearUser();
-    // Stopped (disposed, or unmounted), this tab can tell no other: those that hold the session
-    // find out at their own next renewal, rather than lose its record unheard.
-    if (this.stopped) everywhere = false;
     if (everywhere) await this.presenter.forgetKeys((session) => session === ended);
     if (everywhere && ended !== null) {
       // Before the record goes: a tab that hears no message (asleep) reads why from this mark.
       this.sharedMark('expired', ended);
       this.records().remove(ended);
-      this.tabs?.post({ type: 'signed-out', session: ended, reason: 'session_expired' });
+      this.tell({ type: 'signed-out', session: ended, reason: 'session_expired' });
     }
     this.set('unauthenticated', null, error, 'expired');
+  }
+
+  /**
+   * Tells the other tabs, on this tab's channel; stopped (disposed, unmounted) while its work went
+   * on, on one opened for the message: the others hear it as they would have.
+   */
+  tell(message: TabMessage): void {
+    if (this.tabs !== undefined) return this.tabs.post(message);
+    const once = tabSync(this.channelName(), () => undefined, this.environment.createChannel);
+    once.post(message);
+    once.close();
+  }
+
+  channelName(): string {
+    const { authority, client_id } = this.authConfig.oidc;
+    return `oidc-kit:${authority}:${client_id}`;
   }
 
   oidcClient(): OidcClient {

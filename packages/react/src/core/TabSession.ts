@@ -16,9 +16,8 @@ export class TabSession {
   constructor(private readonly core: SessionCore) {}
 
   connect(): void {
-    const { authority, client_id } = this.core.authConfig.oidc;
     this.core.tabs = tabSync(
-      `oidc-kit:${authority}:${client_id}`,
+      this.core.channelName(),
       (message) => void this.core.parts.sharing.onTabMessage(message),
       this.core.environment.createChannel,
     );
