@@ -1,6 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createRef, forwardRef, useImperativeHandle, version } from 'react';
+import type { ReactElement } from 'react';
 import { describe, expect, test, vi } from 'vitest';
 import { renderWithMockAuth as renderButton } from '../../test/support/renderWithMockAuth';
 import { clicksCancelled } from '../../test/support/clicksCancelled';
@@ -8,6 +9,12 @@ import { MockAuthProvider, createMockAuthClient } from '../testing';
 import { SignInButton } from './SignInButton';
 
 // SignInButton asChild: your element, with the button's behaviour, refs and class merged in.
+
+/** `<SignInButton asChild>` around `anchor`, the one link on the page: its auth and the link. */
+function renderLinkButton(anchor: ReactElement) {
+  const auth = renderButton(<SignInButton asChild>{anchor}</SignInButton>);
+  return { auth, link: screen.getByRole('link') };
+}
 
 describe('SignInButton', () => {
   test('asChild renders your element with the behaviour merged in', async () => {
@@ -30,12 +37,7 @@ describe('SignInButton', () => {
 
   test('asChild on a link signs in instead of following it: the click is cancelled, busy too', async () => {
     const cancelled = clicksCancelled();
-    const auth = renderButton(
-      <SignInButton asChild>
-        <a href="/login">Log in</a>
-      </SignInButton>,
-    );
-    const link = screen.getByRole('link', { name: 'Log in' });
+    const { auth, link } = renderLinkButton(<a href="/login">Log in</a>);
     await userEvent.click(link);
     expect(auth.signIn.calls).toHaveLength(1);
     expect(cancelled).toEqual([true]);
@@ -46,12 +48,7 @@ describe('SignInButton', () => {
 
   test("asChild on an SVG link signs in: its href and target are objects (SVGAnimatedString), not a new tab's", async () => {
     const cancelled = clicksCancelled();
-    const auth = renderButton(
-      <SignInButton asChild>
-        <a href="#sign-in">Log in</a>
-      </SignInButton>,
-    );
-    const link = screen.getByRole('link', { name: 'Log in' });
+    const { auth, link } = renderLinkButton(<a href="#sign-in">Log in</a>);
     // jsdom has no SVGAElement: an SVG <a>'s reflected attributes, as a browser gives them.
     for (const name of ['href', 'target']) {
       Object.defineProperty(link, name, { value: { baseVal: '', animVal: '' } });
@@ -65,12 +62,7 @@ describe('SignInButton', () => {
     "asChild on a link: %s+click is the browser's (new tab, window, download), neither cancelled nor signing in here",
     async (key) => {
       const cancelled = clicksCancelled();
-      const auth = renderButton(
-        <SignInButton asChild>
-          <a href="/sign-in">Sign in</a>
-        </SignInButton>,
-      );
-      const link = screen.getByRole('link', { name: 'Sign in' });
+      const { auth, link } = renderLinkButton(<a href="/sign-in">Sign in</a>);
       const user = userEvent.setup();
       await user.keyboard(`{${key}>}`);
       await user.click(link);
@@ -86,12 +78,7 @@ describe('SignInButton', () => {
 
   test("asChild on a link: a middle click is the browser's; browsers send it as auxclick, never click", async () => {
     const cancelled = clicksCancelled();
-    const auth = renderButton(
-      <SignInButton asChild>
-        <a href="/sign-in">Sign in</a>
-      </SignInButton>,
-    );
-    const link = screen.getByRole('link', { name: 'Sign in' });
+    const { auth, link } = renderLinkButton(<a href="/sign-in">Sign in</a>);
     await userEvent.pointer({ keys: '[MouseMiddle]', target: link });
     expect(cancelled).toEqual([]);
     // A click event that says so anyway (a script's, an older browser's) is left alone too.

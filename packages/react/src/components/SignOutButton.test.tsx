@@ -2,6 +2,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createRef } from 'react';
 import { describe, expect, test, vi } from 'vitest';
+import { renderWithMockAuth } from '../../test/support/renderWithMockAuth';
 import { clicksCancelled } from '../../test/support/clicksCancelled';
 import { MockAuthProvider, createMockAuthClient, createTestUser } from '../testing';
 import { SignOutButton } from './SignOutButton';
@@ -70,15 +71,12 @@ describe('SignOutButton', () => {
 
   /** A signed-in user's `<SignOutButton asChild>` around a link, "Leave". */
   function renderLeaveLink() {
-    const auth = createMockAuthClient({ user: createTestUser() });
-    render(
-      <MockAuthProvider client={auth}>
-        <SignOutButton asChild>
-          <a href="/logout">Leave</a>
-        </SignOutButton>
-      </MockAuthProvider>,
+    return renderWithMockAuth(
+      <SignOutButton asChild>
+        <a href="/logout">Leave</a>
+      </SignOutButton>,
+      createMockAuthClient({ user: createTestUser() }),
     );
-    return auth;
   }
 
   test('asChild on a link signs out instead of following it', async () => {
