@@ -7,6 +7,7 @@ import type { LockManagerLike } from './tabSync';
 import { createLockManager } from '../../test/support/createLockManager';
 import { laggingViews } from '../../test/support/laggingViews';
 import { recordedSession } from '../../test/support/chaosChecks';
+import { SessionSharing } from './SessionSharing';
 
 let harness: Harness;
 afterEach(() => harness?.dispose());
@@ -256,6 +257,73 @@ describe("storage: 'memory': a tab without the refresh token asks only while a t
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe("storage: 'memory': tokens a tab could not renew", () => {
+  test('are not taken back from another tab once the session ended here (its holder gone, its grant ended)', async () => {
+    harness = createHarness();
+    // No Web Locks: no tab can tell that the holder is gone, so a failed renewal ends its tab only.
+    const memory = { storage: 'memory' as const, timeout: 1000 };
+    const { client: holder } = await harness.signIn(harness.createClient({ config: memory }), {
+      storage: newStorage(),
+      config: memory,
+    });
+    const open = async () => {
+      const client = harness.createClient({ storage: newStorage(), config: memory });
+      await client.start();
+      expect(client.getSnapshot().status).toBe('authenticated');
+      return client;
+    };
+    const failing = await open();
+    const other = await open();
+    const dead = failing.getSnapshot().user?.access_token;
+    expect(other.getSnapshot().user?.access_token).toBe(dead);
+    // The tab that held the refresh token closes; the provider ends the grant and its session.
+    holder.dispose();
+    harness.provider.revokeAllGrants();
+    harness.provider.options.providerSession = false;
+    await passTokenFloor();
+    await failing.renew().catch(() => undefined);
+    expect(failing.getSnapshot().status).toBe('unauthenticated');
+    // Back from the back-forward cache, it asks the tabs for the session the record still names:
+    // the one that answers has only the tokens that just failed here.
+    const adopt = vi.spyOn(SessionSharing.prototype, 'adopt');
+    window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    await vi.waitFor(() => expect(adopt).toHaveBeenCalled());
+    await adopt.mock.results[0]?.value;
+    await realDelay(0);
+    expect(failing.getSnapshot().status).toBe('unauthenticated');
+    expect(failing.getSnapshot().user?.access_token).not.toBe(dead);
+  });
+
+  test('end it in every tab when the Web Locks API says that no tab holds its refresh token', async () => {
+    harness = createHarness();
+    const memory = { storage: 'memory' as const };
+    const environment = { locks: createLockManager() };
+    const { client: holder } = await harness.signIn(
+      harness.createClient({ config: memory, environment }),
+      { storage: newStorage(), config: memory, environment },
+    );
+    const open = async () => {
+      const client = harness.createClient({ storage: newStorage(), config: memory, environment });
+      await client.start();
+      expect(client.getSnapshot().status).toBe('authenticated');
+      return client;
+    };
+    const failing = await open();
+    const other = await open();
+    holder.dispose();
+    await vi.waitFor(() => expect(environment.locks.holding).toEqual([]));
+    harness.provider.revokeAllGrants();
+    harness.provider.options.providerSession = false;
+    await passTokenFloor();
+    await failing.renew().catch(() => undefined);
+    expect(failing.getSnapshot().error?.code).toBe('session_expired');
+    // No tab can renew it: none holds the refresh token, and the provider session is over.
+    await vi.waitFor(() => expect(other.getSnapshot().status).toBe('unauthenticated'));
+    expect(other.getSnapshot().error?.code).toBe('session_expired');
+    expect(recordedSession(harness.shared)).toBeNull();
   });
 });
 

@@ -1,5 +1,4 @@
-import { User } from 'oidc-client-ts';
-import type { RefreshState } from 'oidc-client-ts';
+import type { RefreshState, User } from 'oidc-client-ts';
 import { authError } from './errors';
 import { maxRenewRetries } from './Renewal';
 import type { SessionRecord } from './sessionRecord';
@@ -34,7 +33,7 @@ export class RenewalRunner {
     if (before === null) return null;
     try {
       // A tab without the refresh token (memory storage) asks the tab that holds it first.
-      const followed = await this.renewThroughOtherTab(before, epoch);
+      const followed = await this.core.parts.sharing.renewThroughOtherTab(before, epoch);
       const user =
         followed ??
         (await this.core.withNamedLock('renew', () =>
@@ -51,6 +50,11 @@ export class RenewalRunner {
       const exhausted =
         this.core.renewal.renewRetries >= maxRenewRetries && current.expired === true;
       if (error.code === 'session_expired' || error.code === 'id_token_invalid' || exhausted) {
+        const everywhere = await this.noTabCanRenew(current);
+        // Ended here only: another tab may renew it, and this tab takes only what that brings.
+        if (!everywhere && this.core.session !== null) {
+          this.core.parts.sharing.unrenewable = { session: this.core.session, user: current };
+        }
         await this.core.endSession(
           exhausted && error.code === 'renew_failed'
             ? authError(
@@ -62,7 +66,7 @@ export class RenewalRunner {
                 { cause: error },
               )
             : error,
-          await this.noTabCanRenew(current),
+          everywhere,
         );
         return null;
       }
@@ -74,41 +78,16 @@ export class RenewalRunner {
   }
 
   /**
-   * Whether the session cannot go on in any tab: no refresh token may be sent (spent, or none),
-   * or the one that may is this tab's. Else a tab that holds it may still renew.
+   * Whether the session cannot go on in any tab: no refresh token may be sent (spent, or none, or
+   * with memory storage no tab holds it), or the one that may is this tab's. Else a tab that holds
+   * it may still renew.
    */
   async noTabCanRenew(current: User): Promise<boolean> {
     const record = this.core.records().read();
     if (record === null || record.refresh === null) return true;
+    if (this.core.authConfig.storage === 'memory' && !(await this.core.parts.sharing.holderOpen()))
+      return true;
     return this.core.parts.guard.isCurrent(record, this.core.published.refreshTokenOf(current));
-  }
-
-  async renewThroughOtherTab(before: User, epoch: number): Promise<User | null> {
-    if (
-      this.core.published.refreshTokenOf(before) !== undefined ||
-      this.core.authConfig.storage !== 'memory' ||
-      !(await this.holderOpen())
-    )
-      return null;
-    const shared = await this.core.tabs?.request(
-      'renew-request',
-      this.core.authConfig.timeout + 1000,
-      (session) => session.id === this.core.session,
-    );
-    if (shared == null || this.core.epoch !== epoch) return null;
-    const user = await this.core.parts.sharing.adopt(shared);
-    if (user === null || user.access_token === before.access_token) return null;
-    this.core.signedIn(user);
-    return user;
-  }
-
-  /**
-   * With memory storage, whether a tab that holds this session's refresh token may be open: none
-   * is once the one that held it closed, and then no answer is waited for.
-   */
-  async holderOpen(): Promise<boolean> {
-    const session = this.core.session;
-    return session !== null && (await this.core.refreshTokenHeld(session));
   }
 
   async renewHoldingLock(before: User, epoch: number): Promise<User | null> {
@@ -180,7 +159,7 @@ export class RenewalRunner {
     if (decision === 'not-current' && record.refresh !== null) {
       // Another tab rotated this tab's refresh token: never send it again. Take the current tokens
       // from the tab that holds them, else authorize silently.
-      const adopted = await this.currentFromOtherTab(record, before);
+      const adopted = await this.core.parts.sharing.currentFromOtherTab(record, before);
       if (this.core.epoch !== epoch) return null;
       if (adopted !== null) {
         this.core.signedIn(adopted);
@@ -198,29 +177,6 @@ export class RenewalRunner {
       return current;
     }
     return this.authorizeSilently(latest, epoch);
-  }
-
-  /** The session's current tokens from the tab that holds them, or null (no answer, or stale). */
-  async currentFromOtherTab(record: SessionRecord, before: User): Promise<User | null> {
-    const keepsRefreshToken = this.core.authConfig.storage !== 'memory';
-    // With memory storage, the current tokens are the holder's, which the other tabs had from it.
-    if (!keepsRefreshToken && !(await this.holderOpen())) return null;
-    const shared = await this.core.tabs?.request(
-      'session-request',
-      2000,
-      (session) => session.id === record.session,
-    );
-    if (shared == null) return null;
-    // An answer from a tab as stale as this one would make this tab authorize silently for nothing.
-    const offered = User.fromStorageString(shared.user);
-    if (
-      keepsRefreshToken &&
-      !(await this.core.parts.guard.isCurrent(record, this.core.published.refreshTokenOf(offered)))
-    ) {
-      return null;
-    }
-    if (offered.access_token === before.access_token) return null;
-    return this.core.parts.sharing.adopt(shared);
   }
 
   /** Sends the refresh token, which the guard has marked spent. */

@@ -1,5 +1,6 @@
-import type { User } from 'oidc-client-ts';
+import { User } from 'oidc-client-ts';
 import type { SessionCore } from './SessionCore';
+import type { SessionRecord } from './sessionRecord';
 import { receiveUser, shareSession } from './sharedSession';
 import type { SharedSession } from './sharedSession';
 import { signedOutElsewhere } from './TabSession';
@@ -7,14 +8,17 @@ import type { TabMessage } from './tabSync';
 
 /**
  * The session between tabs: sharing this tab's with the tabs that ask, announcing sign-ins and
- * renewals, adopting another tab's once its ID token passes the checks, and ending with a session
- * that ended elsewhere (rules 3 and 4). Loaded with the first message or request.
+ * renewals, adopting another tab's once its ID token passes the checks, taking tokens from the tab
+ * that holds the refresh token, and ending with a session that ended elsewhere (rules 2 to 4).
  */
 export class SessionSharing {
   constructor(private readonly core: SessionCore) {}
 
   /** The session this tab last saw end by its record alone, and its user (see `signed-out`). */
   ended: { session: string; user: User } | undefined;
+
+  /** The session this tab ended when it could not renew it, and the tokens it could not renew. */
+  unrenewable: { session: string; user: User } | undefined;
 
   /**
    * Takes a session another tab shared, when it is the session the record names and its ID token
@@ -29,6 +33,8 @@ export class SessionSharing {
       if (typeof idToken !== 'string') return null;
       const claims = await this.core.parts.checks.checkIdTokenOf(idToken, false);
       const user = receiveUser(shared.user, claims, keepRefreshToken);
+      // What this tab could not renew comes back only renewed, by the tab that may still renew it.
+      if (this.notNewer(shared.id, user)) return null;
       // As a provider's renewal must (rule 3): the session keeps its user, with a token to present.
       const current = this.core.snapshot.user;
       if (shared.id === this.core.session && current?.profile.sub !== claims.sub) return null;
@@ -59,6 +65,72 @@ export class SessionSharing {
     } catch {
       return null;
     }
+  }
+
+  /** Whether `user` holds tokens of a session this tab could not renew, no newer than those. */
+  notNewer(session: string, user: User): boolean {
+    const ended = this.unrenewable;
+    if (ended?.session !== session) return false;
+    const { access_token, expires_at } = ended.user;
+    return (
+      user.access_token === access_token ||
+      (user.expires_at !== undefined && expires_at !== undefined && user.expires_at <= expires_at)
+    );
+  }
+
+  /**
+   * With memory storage, a renewal in a tab without the refresh token: the tab that holds it
+   * renews and answers (a `renew-request`). Null when none is open or none answers.
+   */
+  async renewThroughOtherTab(before: User, epoch: number): Promise<User | null> {
+    if (
+      this.core.published.refreshTokenOf(before) !== undefined ||
+      this.core.authConfig.storage !== 'memory' ||
+      !(await this.holderOpen())
+    )
+      return null;
+    const shared = await this.core.tabs?.request(
+      'renew-request',
+      this.core.authConfig.timeout + 1000,
+      (session) => session.id === this.core.session,
+    );
+    if (shared == null || this.core.epoch !== epoch) return null;
+    const user = await this.adopt(shared);
+    if (user === null || user.access_token === before.access_token) return null;
+    this.core.signedIn(user);
+    return user;
+  }
+
+  /**
+   * With memory storage, whether a tab that holds this session's refresh token may be open: none
+   * is once the one that held it closed, and then no answer is waited for.
+   */
+  async holderOpen(): Promise<boolean> {
+    const session = this.core.session;
+    return session !== null && (await this.core.refreshTokenHeld(session));
+  }
+
+  /** The session's current tokens from the tab that holds them, or null (no answer, or stale). */
+  async currentFromOtherTab(record: SessionRecord, before: User): Promise<User | null> {
+    const keepsRefreshToken = this.core.authConfig.storage !== 'memory';
+    // With memory storage, the current tokens are the holder's, which the other tabs had from it.
+    if (!keepsRefreshToken && !(await this.holderOpen())) return null;
+    const shared = await this.core.tabs?.request(
+      'session-request',
+      2000,
+      (session) => session.id === record.session,
+    );
+    if (shared == null) return null;
+    // An answer from a tab as stale as this one would make this tab authorize silently for nothing.
+    const offered = User.fromStorageString(shared.user);
+    if (
+      keepsRefreshToken &&
+      !(await this.core.parts.guard.isCurrent(record, this.core.published.refreshTokenOf(offered)))
+    ) {
+      return null;
+    }
+    if (offered.access_token === before.access_token) return null;
+    return this.adopt(shared);
   }
 
   share(user: User): SharedSession {
