@@ -18,9 +18,10 @@ import type { StateStore } from './stateStore';
 import type { IdleClock } from './IdleClock';
 import { TabSession } from './TabSession';
 import { TokenPresenter } from './TokenPresenter';
-import { holdLock, lockHeld, tabSync, withLock } from './tabSync';
+import { tabSync, withLock } from './tabSync';
 import { knownExpiry } from './knownExpiry';
 import { PublishedUsers } from './PublishedUsers';
+import { RefreshTokenHold } from './RefreshTokenHold';
 import type { TabMessage, TabSync } from './tabSync';
 import { UserStorage } from './UserStorage';
 
@@ -80,11 +81,8 @@ export class SessionCore {
    */
   refreshing: User | null = null;
 
-  /** The lock that says this tab holds its session's refresh token (see `holdRefreshToken`). */
-  refreshHold: { name: string; letGo: () => void } | undefined;
-
-  /** The page is in the back-forward cache (`pagehide` persisted): it can answer no tab. */
-  inBackForwardCache = false;
+  /** With memory storage, the lock that says this tab holds its session's refresh token. */
+  readonly refreshHold = new RefreshTokenHold(this);
 
   /** What `deactivate()` undoes: the listeners `activate()` added. */
   readonly teardown: (() => void)[] = [];
@@ -132,40 +130,8 @@ export class SessionCore {
     // every build, as the constructor's are: no user can fix it, and the page says little.
     if (isAuthError(error, 'config_invalid') && error !== this.snapshot.error) console.error(error);
     this.authState.set(status, user && this.published.publish(user), error, signOutReason);
-    this.holdRefreshToken();
+    this.refreshHold.followSession();
   };
-
-  /**
-   * With memory storage, the tab that can renew for the others (connected, with the session's
-   * refresh token: see `SessionSharing`) holds a lock that says so, which the browser lets go of
-   * with the page: a tab without the token asks only while one holds it (`refreshTokenHeld`).
-   */
-  holdRefreshToken(): void {
-    const user = this.snapshot.user;
-    const name =
-      this.authConfig.storage === 'memory' &&
-      this.tabs !== undefined &&
-      !this.inBackForwardCache &&
-      this.session !== null &&
-      user !== null &&
-      this.published.refreshTokenOf(user) !== undefined
-        ? this.refreshLockName(this.session)
-        : undefined;
-    if (name === this.refreshHold?.name) return;
-    this.refreshHold?.letGo();
-    this.refreshHold =
-      name === undefined ? undefined : { name, letGo: holdLock(name, this.environment.locks) };
-  }
-
-  /** Whether another tab may hold `session`'s refresh token: not if the Web Locks API says none does. */
-  refreshTokenHeld(session: string): Promise<boolean> {
-    const name = this.refreshLockName(session);
-    return lockHeld(name, this.environment.locks, this.refreshHold?.name === name);
-  }
-
-  refreshLockName(session: string): string {
-    return `${this.storageKey('refresh')}:${session}`;
-  }
 
   /** The `UserManager` this client drives, reading token responses as `dropEmptyTokenFields` says. */
   get manager(): UserManager {
@@ -196,7 +162,7 @@ export class SessionCore {
     this.epoch += 1;
     this.renewal.stopRenewing();
     this.session = null;
-    this.holdRefreshToken();
+    this.refreshHold.followSession();
     return ended;
   }
 

@@ -107,7 +107,7 @@ export class SessionSharing {
    */
   async holderOpen(): Promise<boolean> {
     const session = this.core.session;
-    return session !== null && (await this.core.refreshTokenHeld(session));
+    return session !== null && (await this.core.refreshHold.heldElsewhere(session));
   }
 
   /** The session's current tokens from the tab that holds them, or null (no answer, or stale). */

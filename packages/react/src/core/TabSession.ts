@@ -42,14 +42,14 @@ export class TabSession {
       if (status === 'signing-in') void this.restore();
       // The record may have changed unheard (no message nor storage event reaches a cached page).
       this.recheck(true);
-      this.core.inBackForwardCache = false;
-      this.core.holdRefreshToken();
+      this.core.refreshHold.inBackForwardCache = false;
+      this.core.refreshHold.followSession();
     };
     // A page that keeps a lock is not kept in the back-forward cache (with memory storage, a lone
     // tab's session would be gone on Back); a frozen page answers no tab anyway.
     const onPageHide = (event: PageTransitionEvent) => {
-      this.core.inBackForwardCache = event.persisted;
-      this.core.holdRefreshToken();
+      this.core.refreshHold.inBackForwardCache = event.persisted;
+      this.core.refreshHold.followSession();
     };
     const onVisible = () => {
       if ((globalThis as { document?: Document }).document?.visibilityState === 'hidden') return;

@@ -13,7 +13,7 @@ export function activate(core: SessionCore): Promise<void> {
   if (!core.active) {
     core.active = true;
     core.tabSession.connect();
-    core.holdRefreshToken();
+    core.refreshHold.followSession();
     // Stopped and started again (a remount) while a redirect is under way: watch again.
     core.parts.signIn.redirecting?.watch();
     if (core.parts.signOut.signingOut !== undefined) core.parts.signOut.watch?.();
@@ -50,7 +50,7 @@ export function deactivate(core: SessionCore): void {
   for (const undo of core.teardown.splice(0)) undo();
   core.tabs?.close();
   core.tabs = undefined;
-  core.holdRefreshToken();
+  core.refreshHold.followSession();
 }
 
 /** Handles the address the app loaded on: a callback, a sign-out return, or neither (restore). */
