@@ -20,6 +20,7 @@ import type { FakeUser } from '../../test/support/FakeProvider';
 const bob: FakeUser = { sub: 'bob', name: 'Bob Stone', email: 'bob@example.com', roles: ['user'] };
 import type { AuthClient } from './AuthClient';
 import { maxRetryAfter } from './retryAfter';
+import { maxRenewRetries } from './Renewal';
 
 // The session protocol (design: "Session protocol"), one describe per rule. Each test here failed
 // on the engine before the protocol was built.
@@ -887,6 +888,32 @@ describe('5. bounded renewal', () => {
       expect(response.status).toBe(401);
     }
     expect(harness.provider.count('refresh')).toBeLessThanOrEqual(1);
+  });
+
+  test('renewals that keep failing end an expired session after their retries, while the app keeps asking for a token', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    harness = createHarness({ accessTokenTtl: 30 });
+    const { client } = await signedInTab();
+    harness.provider.options.unreachable = true;
+    // When each silent authorize leaves (the refresh token stays spent after a network failure).
+    const silentTimes: number[] = [];
+    const silent = harness.silentAuthorizations;
+    const push = silent.push.bind(silent);
+    silent.push = (...urls) => (silentTimes.push(Date.now()), push(...urls));
+    // An app polling its API every 2 s: each 401 asks for a renewal, which rule 5 may hold back.
+    for (let second = 0; second < 300; second += 1) {
+      if (client.getSnapshot().status !== 'authenticated') break;
+      if (second % 2 === 0) void client.renew().catch(() => undefined);
+      await runFor(1);
+    }
+    expect(client.getSnapshot().status).toBe('unauthenticated');
+    expect(client.getSnapshot().error?.code).toBe('session_expired');
+    // The code exchange, then the first attempt and its retries, none sooner than 10 s after the
+    // one before.
+    const times = [...harness.provider.tokenRequestTimes(), ...silentTimes];
+    expect(times).toHaveLength(1 + 1 + maxRenewRetries);
+    const gaps = times.slice(1).map((at, index) => at - (times[index] as number));
+    expect(gaps.filter((gap) => gap < 10_000)).toEqual([]);
   });
 
   test('after a sleep far past the renewal time: one renewal on wake, not a burst', async () => {

@@ -41,7 +41,8 @@ export class RenewalRunner {
             this.renewHoldingLock(before, epoch),
           ),
         ));
-      this.core.renewal.renewRetries = 0;
+      // New tokens start the retries over (`signedIn`); the tokens kept while rule 5 holds a
+      // request back are no success, or an app asking on every 401 would retry for ever.
       return user;
     } catch (cause) {
       if (this.core.epoch !== epoch) return null; // signed out meanwhile: nothing left to renew
@@ -56,7 +57,8 @@ export class RenewalRunner {
           this.core.parts.sharing.unrenewable = { session: this.core.session, user: current };
         }
         await this.core.endSession(
-          exhausted && error.code === 'renew_failed'
+          // Out of retries, a passing failure (the provider down, unreachable, slow) ends it too.
+          exhausted && /^(renew_failed|network|timeout)$/.test(error.code)
             ? authError(
                 'session_expired',
                 process.env.NODE_ENV !== 'production' && [
