@@ -8,6 +8,11 @@ import { createLockManager } from '../../test/support/createLockManager';
 import { laggingViews } from '../../test/support/laggingViews';
 import { recordedSession } from '../../test/support/chaosChecks';
 import { SessionSharing } from './SessionSharing';
+import { RefreshGuard } from './refreshGuard';
+import { deferred } from '../../test/support/deferred';
+import type { FakeUser } from '../../test/support/FakeProvider';
+
+const bob: FakeUser = { sub: 'bob', name: 'Bob Stone', email: 'bob@example.com', roles: ['user'] };
 
 let harness: Harness;
 afterEach(() => harness?.dispose());
@@ -297,7 +302,7 @@ describe("storage: 'memory': tokens a tab could not renew", () => {
     expect(failing.getSnapshot().user?.access_token).not.toBe(dead);
   });
 
-  test('end it in every tab when the Web Locks API says that no tab holds its refresh token', async () => {
+  test('end only the tab that failed: the holder, in the back-forward cache, keeps a session it can still renew', async () => {
     harness = createHarness();
     const memory = { storage: 'memory' as const };
     const environment = { locks: createLockManager() };
@@ -305,25 +310,65 @@ describe("storage: 'memory': tokens a tab could not renew", () => {
       harness.createClient({ config: memory, environment }),
       { storage: newStorage(), config: memory, environment },
     );
-    const open = async () => {
-      const client = harness.createClient({ storage: newStorage(), config: memory, environment });
-      await client.start();
-      expect(client.getSnapshot().status).toBe('authenticated');
-      return client;
-    };
-    const failing = await open();
-    const other = await open();
-    holder.dispose();
+    const follower = harness.createClient({ storage: newStorage(), config: memory, environment });
+    await follower.start();
+    expect(follower.getSnapshot().status).toBe('authenticated');
+    // The holder's page goes into the back-forward cache: it lets go of its lock, so that the
+    // Web Locks API cannot tell it from a closed one.
+    window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: true }));
     await vi.waitFor(() => expect(environment.locks.holding).toEqual([]));
-    harness.provider.revokeAllGrants();
+    // The follower cannot authorize silently (the provider session is gone, or its cookie blocked).
     harness.provider.options.providerSession = false;
     await passTokenFloor();
-    await failing.renew().catch(() => undefined);
-    expect(failing.getSnapshot().error?.code).toBe('session_expired');
-    // No tab can renew it: none holds the refresh token, and the provider session is over.
-    await vi.waitFor(() => expect(other.getSnapshot().status).toBe('unauthenticated'));
-    expect(other.getSnapshot().error?.code).toBe('session_expired');
-    expect(recordedSession(harness.shared)).toBeNull();
+    await follower.renew().catch(() => undefined);
+    expect(follower.getSnapshot().error?.code).toBe('session_expired');
+    // Back: the holder's refresh token is current and its grant alive.
+    window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    await harness.caughtUp(holder);
+    expect(holder.getSnapshot().status).toBe('authenticated');
+    await passTokenFloor();
+    expect((await holder.renew())?.access_token).toBeDefined();
+    expect(harness.provider.reusedRefreshTokens).toEqual([]);
+  });
+
+  test('a session taken while a failed renewal decides how far it ends (a sign-in in another tab) is not ended by it', async () => {
+    harness = createHarness();
+    const memory = { storage: 'memory' as const };
+    const environment = { locks: createLockManager() };
+    const tab = () => harness.createClient({ config: memory, environment, storage: newStorage() });
+    const { client: holder } = await harness.signIn(tab(), {
+      storage: newStorage(),
+      config: memory,
+      environment,
+    });
+    const follower = tab();
+    await follower.start();
+    expect(follower.getSnapshot().status).toBe('authenticated');
+    holder.dispose();
+    await vi.waitFor(() => expect(environment.locks.holding).toEqual([]));
+    harness.provider.options.providerSession = false;
+    await passTokenFloor();
+    // The renewal (no refresh token here, no holder open) authorizes silently and meets
+    // login_required; it is held where it asks whether another tab may renew.
+    const deciding = deferred();
+    const isCurrent = RefreshGuard.prototype.isCurrent;
+    const asked = vi.spyOn(RefreshGuard.prototype, 'isCurrent').mockImplementation(async function (
+      this: RefreshGuard,
+      ...args
+    ) {
+      await deciding.promise;
+      return isCurrent.apply(this, args);
+    });
+    const renewing = follower.renew().catch(() => undefined);
+    await vi.waitFor(() => expect(asked).toHaveBeenCalled());
+    // Meanwhile Bob signs in in another tab, and this tab takes his session.
+    await harness.signIn(tab(), { user: bob, storage: newStorage(), config: memory, environment });
+    await vi.waitFor(() => expect(follower.getSnapshot().user?.profile.sub).toBe('bob'));
+    deciding.resolve();
+    await renewing;
+    await harness.caughtUp(follower);
+    expect(follower.getSnapshot().status).toBe('authenticated');
+    expect(follower.getSnapshot().user?.profile.sub).toBe('bob');
   });
 });
 

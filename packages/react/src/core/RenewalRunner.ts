@@ -51,10 +51,13 @@ export class RenewalRunner {
       const exhausted =
         this.core.renewal.renewRetries >= maxRenewRetries && current.expired === true;
       if (error.code === 'session_expired' || error.code === 'id_token_invalid' || exhausted) {
+        const session = this.core.session;
         const everywhere = await this.noTabCanRenew(current);
+        // Signed out or in, or another tab's session taken, meanwhile: that one is not this failure's.
+        if (this.core.epoch !== epoch || this.core.session !== session) return null;
         // Ended here only: another tab may renew it, and this tab takes only what that brings.
-        if (!everywhere && this.core.session !== null) {
-          this.core.parts.sharing.unrenewable = { session: this.core.session, user: current };
+        if (!everywhere && session !== null) {
+          this.core.parts.sharing.unrenewable = { session, user: current };
         }
         await this.core.endSession(
           // Out of retries, a passing failure (the provider down, unreachable, slow) ends it too.
@@ -80,15 +83,13 @@ export class RenewalRunner {
   }
 
   /**
-   * Whether the session cannot go on in any tab: no refresh token may be sent (spent, or none, or
-   * with memory storage no tab holds it), or the one that may is this tab's. Else a tab that holds
-   * it may still renew.
+   * Whether the session cannot go on in any tab: no refresh token may be sent (spent, or none),
+   * or the one that may is this tab's. Else a tab that holds it may still renew: with memory
+   * storage, also a holder the Web Locks API does not show (in the back-forward cache, it lets go).
    */
   async noTabCanRenew(current: User): Promise<boolean> {
     const record = this.core.records().read();
     if (record === null || record.refresh === null) return true;
-    if (this.core.authConfig.storage === 'memory' && !(await this.core.parts.sharing.holderOpen()))
-      return true;
     return this.core.parts.guard.isCurrent(record, this.core.published.refreshTokenOf(current));
   }
 
