@@ -35,6 +35,8 @@ const internalMembers = [
   'followSession',
   'heldElsewhere',
   'heldLock',
+  'unrenewable',
+  'notNewer',
   'lockName',
   'tell',
   'channelName',

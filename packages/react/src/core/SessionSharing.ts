@@ -67,14 +67,17 @@ export class SessionSharing {
     }
   }
 
-  /** Whether `user` holds tokens of a session this tab could not renew, no newer than those. */
+  /**
+   * Whether `user` holds the tokens of a session this tab could not renew, or older ones (expiring
+   * sooner). Renewed ones may expire at the same time: a provider caps them at its session's end.
+   */
   notNewer(session: string, user: User): boolean {
     const ended = this.unrenewable;
     if (ended?.session !== session) return false;
     const { access_token, expires_at } = ended.user;
     return (
       user.access_token === access_token ||
-      (user.expires_at !== undefined && expires_at !== undefined && user.expires_at <= expires_at)
+      (user.expires_at !== undefined && expires_at !== undefined && user.expires_at < expires_at)
     );
   }
 
