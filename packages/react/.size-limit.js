@@ -29,7 +29,7 @@ const entries = [
     import: '{ AuthProvider, useAuth, SignInButton, RequireAuth }',
     ignore: outside,
     gzip: true,
-    limit: '17184 B',
+    limit: '17327 B',
   },
   {
     name: '@oidc-kit/react (everything, oidc-client-ts external)',
@@ -37,7 +37,7 @@ const entries = [
     import: '*',
     ignore: outside,
     gzip: true,
-    limit: '20585 B',
+    limit: '20732 B',
   },
   {
     name: '@oidc-kit/react typical entry (AuthProvider, useAuth, SignInButton, RequireAuth), oidc-client-ts bundled',
@@ -48,7 +48,7 @@ const entries = [
     },
     ignore: ['react', 'react-dom', 'react-router', 'jose'],
     gzip: true,
-    limit: '34128 B',
+    limit: '34267 B',
   },
   {
     name: '@oidc-kit/react (everything, oidc-client-ts bundled)',
@@ -59,7 +59,7 @@ const entries = [
     },
     ignore: ['react', 'react-dom', 'react-router', 'jose'],
     gzip: true,
-    limit: '37481 B',
+    limit: '37623 B',
   },
   {
     name: '@oidc-kit/react/testing',
@@ -96,13 +96,13 @@ export default [
     path: 'dist/IdleClock-*.js',
     ignore: outside,
     gzip: true,
-    limit: '1460 B',
+    limit: '1453 B',
   },
   {
     name: '@oidc-kit/react DPoP (a chunk loaded only when dpop is set)',
     path: 'dist/DPoP-*.js',
     ignore: outside,
     gzip: true,
-    limit: '1825 B',
+    limit: '1822 B',
   },
 ];
