@@ -4,7 +4,8 @@ import { runChaos } from '../../test/support/chaosRun';
 
 // Random faults across tabs (rule 1 of the session protocol first), from fixed seeds: a seed is a
 // plan (storage, locks, tabs, steps) that a failure prints with what the tabs showed after each
-// step; `chaosSchedule(seed)` gives the same plan again. CHAOS_SEEDS=100-300 runs other seeds.
+// step; `chaosSchedule(seed)` gives the same plan again. CHAOS_SEEDS=100-300 runs other seeds, and
+// CHAOS_STEPS=48 longer plans (24 steps by default; a seed's plan begins the same at any length).
 
 afterEach(() => {
   vi.useRealTimers();
@@ -19,13 +20,15 @@ function seeds(): number[] {
   );
 }
 
+const steps = Number(process.env.CHAOS_STEPS ?? 24);
+
 // A memory tab whose refresh token no open tab holds waits seconds for one at each renewal.
-const timeout = 60_000;
+const timeout = (60_000 * steps) / 24;
 
 test.each(seeds())(
   'seed %i: the session protocol holds through random faults',
   async (seed) => {
-    const plan = chaosSchedule(seed);
+    const plan = chaosSchedule(seed, steps);
     const { failed, trace } = await runChaos(plan);
     const replay = `${describePlan(plan)}\nThe tabs after each step:\n${trace.join('\n')}`;
     expect(failed, replay).toEqual([]);
