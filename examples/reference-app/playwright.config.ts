@@ -27,7 +27,8 @@ export default defineConfig({
         REFERENCE_API_PORT: String(e2e.apiPort),
         OIDC_ISSUER: e2e.provider,
         API_AUDIENCE: e2e.api,
-        APP_ORIGIN: e2e.app,
+        // Each build of the app calls it: its main one, the memory-storage one, the idle one.
+        APP_ORIGIN: [e2e.app, e2e.memoryApp, e2e.idleApp].join(','),
       },
       timeout: 30_000,
     },

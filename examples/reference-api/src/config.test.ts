@@ -7,7 +7,7 @@ describe('loadConfig', () => {
     expect(loadConfig({})).toEqual({
       issuer: 'http://localhost:4000',
       audience: 'http://localhost:4001',
-      appOrigin: 'http://localhost:5173',
+      appOrigins: ['http://localhost:5173'],
       publicOrigin: undefined,
       jwksUri: undefined,
       port: 4001,
@@ -28,7 +28,7 @@ describe('loadConfig', () => {
     ).toEqual({
       issuer: 'https://tenant.eu.auth0.com/',
       audience: 'api://reference',
-      appOrigin: 'https://app.example.com',
+      appOrigins: ['https://app.example.com'],
       publicOrigin: 'https://api.example.com',
       jwksUri: 'https://tenant.eu.auth0.com/.well-known/jwks.json',
       port: 8080,
@@ -47,6 +47,12 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads several app origins from APP_ORIGIN, separated by commas', () => {
+    expect(
+      loadConfig({ APP_ORIGIN: 'https://app.example.com, https://preview.example.com' }),
+    ).toMatchObject({ appOrigins: ['https://app.example.com', 'https://preview.example.com'] });
+  });
+
   it.each([
     [{ PORT: 'abc' }, 'PORT must be a port number (0-65535), got "abc"'],
     [{ REFERENCE_API_PORT: '70000' }, 'REFERENCE_API_PORT must be a port number'],
@@ -56,6 +62,14 @@ describe('loadConfig', () => {
     [{ JWKS_URI: 'ftp://x/jwks' }, 'JWKS_URI must be an http(s) URL'],
     [{ APP_ORIGIN: 'http://localhost:5173/' }, 'APP_ORIGIN must be an origin such as'],
     [{ APP_ORIGIN: 'http://localhost:5173/app' }, 'APP_ORIGIN must be an origin such as'],
+    [
+      { APP_ORIGIN: 'https://app.example.com, https://preview.example.com/' },
+      'APP_ORIGIN must be an origin such as https://preview.example.com, got "https://preview.example.com/"',
+    ],
+    [
+      { APP_ORIGIN: 'https://app.example.com,' },
+      'APP_ORIGIN must be one origin or several separated by commas, got "https://app.example.com,"',
+    ],
     [{ API_PUBLIC_ORIGIN: 'api.example.com' }, 'API_PUBLIC_ORIGIN must be an http(s) URL'],
     [{ API_PUBLIC_ORIGIN: 'https://api.example.com/v1' }, 'API_PUBLIC_ORIGIN must be an origin'],
   ])('refuses %j, naming the variable', (env, message) => {

@@ -4,8 +4,8 @@ export interface ApiConfig {
   readonly issuer: string;
   /** The audience tokens must be issued for: this API's identifier at the provider. */
   readonly audience: string;
-  /** The one browser origin allowed to call the API (CORS). */
-  readonly appOrigin: string;
+  /** The browser origins allowed to call the API (CORS): the app's, and any other it is served at. */
+  readonly appOrigins: readonly string[];
   /**
    * The origin clients call this API at, which DPoP proofs name; when unset, the server's own
    * `http://localhost:<port>`. Behind a proxy, the proxy's public origin.
@@ -64,6 +64,17 @@ function origin(env: NodeJS.ProcessEnv, name: string, fallback: string): string 
   return value;
 }
 
+/** A comma-separated list of origins (`APP_ORIGIN`): each an origin, none empty. */
+function origins(env: NodeJS.ProcessEnv, name: string, fallback: string): readonly string[] {
+  const listed = (read(env, name) ?? fallback).split(',').map((item) => item.trim());
+  if (listed.includes('')) {
+    throw new ConfigError(
+      `${name} must be one origin or several separated by commas, got ${JSON.stringify(env[name])}`,
+    );
+  }
+  return listed.map((item) => origin({ [name]: item }, name, fallback));
+}
+
 function port(env: NodeJS.ProcessEnv): Pick<ApiConfig, 'port' | 'portVariable'> {
   const portVariable =
     read(env, 'REFERENCE_API_PORT') !== undefined ? 'REFERENCE_API_PORT' : 'PORT';
@@ -96,7 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   return {
     issuer: httpUrl(env, 'OIDC_ISSUER', configDefaults.issuer),
     audience: read(env, 'API_AUDIENCE') ?? configDefaults.audience,
-    appOrigin: origin(env, 'APP_ORIGIN', configDefaults.appOrigin),
+    appOrigins: origins(env, 'APP_ORIGIN', configDefaults.appOrigin),
     publicOrigin:
       publicOrigin === undefined ? undefined : origin(env, 'API_PUBLIC_ORIGIN', publicOrigin),
     jwksUri: jwksUri === undefined ? undefined : httpUrl(env, 'JWKS_URI', jwksUri),

@@ -3,7 +3,7 @@ import { me } from './handlers';
 import { bearer, setUpTestApi } from './testApi';
 import { appOrigin, createTestKey, signToken } from './testSupport';
 
-// CORS: the app's origin only, and what it may send and read.
+// CORS: the app's origins only, and what it may send and read.
 
 // Every handler is a spy that runs the real one: a refused request must reach none of them.
 vi.mock('./handlers', { spy: true });
@@ -97,6 +97,17 @@ describe('CORS', () => {
       });
       expect(response.headers.get('access-control-allow-origin')).toBeNull();
     }
+  });
+
+  it('allows each of several configured origins, and no other', async () => {
+    const origins = ['https://app.example.com', 'https://preview.example.com'];
+    const app = api({ appOrigin: origins });
+    for (const origin of origins) {
+      const response = await app.request('/health', { headers: { Origin: origin } });
+      expect(response.headers.get('access-control-allow-origin')).toBe(origin);
+    }
+    const other = await app.request('/health', { headers: { Origin: appOrigin } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('allows the configured origin only', async () => {

@@ -24,8 +24,11 @@ export interface CreateApiOptions {
   readonly issuer: string;
   /** This API's identifier at the provider; tokens must carry it in `aud`. */
   readonly audience: string;
-  /** The one browser origin allowed to call the API, e.g. `http://localhost:5173`. */
-  readonly appOrigin: string;
+  /**
+   * The browser origin allowed to call the API, e.g. `http://localhost:5173`, or several (the app
+   * served at more than one origin).
+   */
+  readonly appOrigin: string | readonly string[];
   /**
    * The origin clients call this API at, e.g. `http://localhost:4001`, or the proxy's public one
    * (`https://api.example.com`): DPoP proofs must name it with the request's path (`htu`).
@@ -89,7 +92,7 @@ export function createApi(options: CreateApiOptions): Hono<ApiEnv> {
   app.use(
     '*',
     cors({
-      origin: options.appOrigin,
+      origin: typeof options.appOrigin === 'string' ? options.appOrigin : [...options.appOrigin],
       // Exactly the methods the endpoints answer, read at each preflight: a POST endpoint added
       // below is callable from the app at once, where a fixed list would make the browser refuse
       // the call before sending it (the app sees a network error, not a status).

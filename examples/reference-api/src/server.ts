@@ -77,7 +77,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           ...apiOptions,
           issuer: options.issuer ?? env.issuer,
           audience: options.audience ?? env.audience,
-          appOrigin: options.appOrigin ?? env.appOrigin,
+          appOrigin: options.appOrigin ?? env.appOrigins,
           publicOrigin: publicOrigin ?? `http://localhost:${bound}`,
           jwksUri: options.jwksUri ?? env.jwksUri,
         });

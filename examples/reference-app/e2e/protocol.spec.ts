@@ -302,9 +302,8 @@ test("storage: 'memory': once the tab that holds the refresh token is closed, th
   );
   expect(sentSince).not.toContain('renew-request');
 
-  // Still signed in (the reference API answers only the app's main build: no call from this one);
-  // the second tab now holds a refresh token of its own, and the lock, and neither its storage
-  // nor its channel has the token.
+  // Still signed in; the second tab now holds a refresh token of its own, and the lock, and
+  // neither its storage nor its channel has the token.
   await expect(userName(second, 'Alice Liddell')).toBeVisible();
   await expect(second.getByRole('button', { name: 'Sign out' })).toBeVisible();
   await expect
@@ -318,6 +317,13 @@ test("storage: 'memory': once the tab that holds the refresh token is closed, th
   // Sign-in, silent authorize, refresh: each brought a refresh token (read as its answer arrives).
   await expect.poll(() => refreshTokens.length).toBeGreaterThanOrEqual(3);
   await expectNoRefreshTokenIn(second, refreshTokens);
+  // The API takes the access token the refresh brought (within the page: a reload would lose
+  // the session, which only this tab's memory holds now).
+  const token = (await (await refreshed).json()) as { access_token: string; token_type: string };
+  const called = second.waitForRequest((request) => request.url() === `${e2e.api}/me`);
+  await navLink(second, 'Dashboard').click();
+  await expect(fact(second, 'Subject')).toHaveText('alice');
+  expect((await called).headers().authorization).toBe(`${token.token_type} ${token.access_token}`);
 });
 
 test('neither the access token nor its proof follows an API redirect to another origin', async ({
