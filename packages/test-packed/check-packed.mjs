@@ -279,7 +279,8 @@ async function main() {
     await failed;
     await page.waitForTimeout(200);
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL(`${origin}/signed-out**`, { timeout: 15_000 });
+    // The local config returns to the app's root after sign-out.
+    await page.waitForURL(`${origin}/`, { timeout: 15_000 });
     await page.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 15_000 });
   });
 

@@ -247,6 +247,12 @@ describe('describeSignInError, the one wording of a failure for users', () => {
     expect(describeSignInError(new AuthError('timeout', ''))).toMatch(/could not be reached/);
   });
 
+  test('production builds say a wrong config is the site\'s, not a sign-in to try again', () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    const error = new AuthError('config_invalid', '', { field: 'authority' });
+    expect(describeSignInError(error)).toBe('Sign-in is not set up correctly on this site.');
+  });
+
   test.each(['development', 'production'])(
     'a browser that cannot store the sign-in tells the user what to free (%s)',
     (mode) => {

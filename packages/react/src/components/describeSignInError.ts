@@ -26,6 +26,11 @@ export function describeSignInError(error: AuthError): string {
       return 'Your session has ended. Sign in again.';
     case 'signed_out_elsewhere':
       return 'You signed out in another tab.';
+    case 'config_invalid':
+      // No user can fix it, nor get past it by trying again; development shows which setting.
+      return process.env.NODE_ENV !== 'production'
+        ? error.message
+        : 'Sign-in is not set up correctly on this site.';
     default:
       // In development the full message helps more than a sentence; production says it plainly.
       return process.env.NODE_ENV !== 'production' ? error.message : 'Sign-in did not complete.';
