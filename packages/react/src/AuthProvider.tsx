@@ -48,10 +48,11 @@ function failedClient(error: AuthError): AuthContextValue {
   // renew rejects, since its caller awaits a value.
   const settle = () => Promise.resolve();
   const none = () => Promise.resolve(null);
-  const subscribe = () => () => undefined;
+  const nothing = () => undefined;
+  const subscribe = () => nothing;
   return {
-    start: async () => undefined,
-    stop: () => undefined,
+    start: settle,
+    stop: nothing,
     getSnapshot: () => snapshot,
     subscribe,
     signIn: settle,
@@ -59,15 +60,11 @@ function failedClient(error: AuthError): AuthContextValue {
     renew: () => Promise.reject(error),
     getAccessToken: none,
     getAuthHeaders: none,
-    dismissError: () => undefined,
+    dismissError: nothing,
     readRoles: () => [],
     // No token to send: the plain fetch.
     fetch: (input, init) => globalThis.fetch(input, init),
-    idle: {
-      getSnapshot: () => inactiveIdle,
-      subscribe,
-      stay: () => undefined,
-    },
+    idle: { getSnapshot: () => inactiveIdle, subscribe, stay: nothing },
   };
 }
 

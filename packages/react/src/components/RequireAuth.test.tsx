@@ -250,7 +250,7 @@ describe('describeSignInError, the one wording of a failure for users', () => {
   test("production builds say a wrong config is the site's, not a sign-in to try again", () => {
     vi.stubEnv('NODE_ENV', 'production');
     const error = new AuthError('config_invalid', '', { field: 'authority' });
-    expect(describeSignInError(error)).toBe('Sign-in is not set up correctly on this site.');
+    expect(describeSignInError(error)).toBe('Sign-in is not available on this site.');
   });
 
   test.each(['development', 'production'])(

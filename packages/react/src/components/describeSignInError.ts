@@ -30,7 +30,7 @@ export function describeSignInError(error: AuthError): string {
       // No user can fix it, nor get past it by trying again; development shows which setting.
       return process.env.NODE_ENV !== 'production'
         ? error.message
-        : 'Sign-in is not set up correctly on this site.';
+        : 'Sign-in is not available on this site.';
     default:
       // In development the full message helps more than a sentence; production says it plainly.
       return process.env.NODE_ENV !== 'production' ? error.message : 'Sign-in did not complete.';
