@@ -105,8 +105,9 @@ export class SessionSharing {
   }
 
   /**
-   * With memory storage, whether a tab that holds this session's refresh token may be open: none
-   * is once the one that held it closed, and then no answer is waited for.
+   * With memory storage, whether a tab that holds this session's refresh token may answer: none
+   * does once the one that held it closed or went into the back-forward cache (see
+   * `RefreshTokenHold`), and then no answer is waited for.
    */
   async holderOpen(): Promise<boolean> {
     const session = this.core.session;
