@@ -344,6 +344,28 @@ describe('every other error code the engine raises', () => {
         token_type: 'DPoP',
       }),
     ],
+    ['a JSON array for an answer', () => [] as unknown as Record<string, unknown>],
+    // RFC 6749 5.1: these are strings; a provider's serialiser that writes another type is broken.
+    [
+      'an access_token that is a number',
+      (fields: Record<string, unknown>) => ({ ...fields, access_token: 12345 }),
+    ],
+    [
+      'an access_token that is an object',
+      (fields: Record<string, unknown>) => ({ ...fields, access_token: { value: 'at' } }),
+    ],
+    [
+      'a token_type that is a number',
+      (fields: Record<string, unknown>) => ({ ...fields, token_type: 5 }),
+    ],
+    [
+      'a scope that is an array',
+      (fields: Record<string, unknown>) => ({ ...fields, scope: ['openid'] }),
+    ],
+    [
+      'a refresh_token that is an object',
+      (fields: Record<string, unknown>) => ({ ...fields, refresh_token: { value: 'rt' } }),
+    ],
   ])('token_exchange_failed: a token response with %s stores nothing', async (_, rewrite) => {
     const { client, storage } = await landOnCallback({ tokenResponse: rewrite });
     const { status, error } = client.getSnapshot();

@@ -114,6 +114,14 @@ describe('1. a refresh token is presented at most once, by any tab, ever', () =>
       'tokens but no access_token',
       ({ access_token: _none, ...fields }: Record<string, unknown>) => fields,
     ],
+    [
+      'an access_token that is a number',
+      (fields: Record<string, unknown>) => ({ ...fields, access_token: 12345 }),
+    ],
+    [
+      'a token_type that is a number',
+      (fields: Record<string, unknown>) => ({ ...fields, token_type: 5 }),
+    ],
   ])(
     'a refresh answered 200 with %s is a failure: the token stays spent, a silent authorize recovers',
     async (_, rewrite) => {
