@@ -246,6 +246,57 @@ describe('every ID-token check fails on its own, and nothing is stored', () => {
   });
 });
 
+describe("the provider's endpoints are https (or http on this machine)", () => {
+  // A `javascript:` endpoint would run in the app's page when the browser is sent there; a plain
+  // http one carries the code, the tokens or the ID token hint in clear.
+  test.each([
+    ['authorization_endpoint', 'javascript:alert(document.domain)//'],
+    ['authorization_endpoint', 'http://id.example.test/authorize'],
+    ['token_endpoint', 'http://id.example.test/token'],
+  ])('sign-in with a discovered %s %s is config_invalid; nothing is sent', async (name, url) => {
+    harness = createHarness({ discovery: (document) => ({ ...document, [name]: url }) });
+    const client = harness.createClient();
+    await client.start();
+    // A redirect never resolves sign-in: whichever comes first.
+    await Promise.race([client.signIn(), harness.nextRedirect().catch(() => undefined)]);
+    const { status, error } = client.getSnapshot();
+    expect(status).toBe('error');
+    expect(error?.code).toBe('config_invalid');
+    expect(error?.message).toContain(name);
+    expect(harness.redirects).toEqual([]);
+  });
+
+  test.each(['javascript:alert(document.domain)//', 'data:text/html,<script>alert(1)</script>'])(
+    'sign-out with a discovered end_session_endpoint %s ends the local session and goes nowhere',
+    async (url) => {
+      harness = createHarness();
+      const storage = newStorage();
+      const { client } = await harness.signIn(harness.createClient(), { storage });
+      harness.provider.options.discovery = (document) => ({
+        ...document,
+        end_session_endpoint: url,
+      });
+      // A page loaded after the provider's document changed.
+      const later = harness.createClient({ storage });
+      await later.start();
+      client.dispose();
+      const redirects = harness.redirects.length;
+      await Promise.race([later.signOut(), harness.nextRedirect().catch(() => undefined)]);
+      const { status, error } = later.getSnapshot();
+      expect(status).toBe('unauthenticated');
+      expect(error?.code).toBe('config_invalid');
+      expect(harness.redirects.slice(redirects)).toEqual([]);
+      expect(storedUsers(storage)).toEqual([]);
+    },
+  );
+
+  test('an http issuer on localhost may have http endpoints', async () => {
+    harness = createHarness({ issuer: 'http://localhost:4000' });
+    const { client } = await harness.signIn(harness.createClient());
+    expect(client.getSnapshot().status).toBe('authenticated');
+  });
+});
+
 describe('every other error code the engine raises', () => {
   test("a provider's error that looks like a sign-in window's hand-over is the provider's own", async () => {
     const { client, storage } = await landOnCallback({}, (url) => {

@@ -28,6 +28,8 @@ export interface FakeProviderOptions {
   issuer?: string;
   /** The issuer the discovery document announces (default: `issuer`). */
   discoveredIssuer?: string;
+  /** Rewrites the discovery document before it is sent. */
+  discovery?: (document: Record<string, unknown>) => Record<string, unknown>;
   /** Announce and send the RFC 9207 `iss` parameter. */
   issParameter?: boolean;
   accessTokenTtl?: number;
@@ -350,7 +352,7 @@ export class FakeProvider {
   };
 
   private discovery(): Record<string, unknown> {
-    return {
+    const document = {
       issuer: this.options.discoveredIssuer ?? this.issuer,
       authorization_endpoint: `${this.issuer}/authorize`,
       token_endpoint: `${this.issuer}/token${this.options.tokenEndpointQuery === undefined ? '' : `?${this.options.tokenEndpointQuery}`}`,
@@ -365,6 +367,7 @@ export class FakeProvider {
       authorization_response_iss_parameter_supported: this.options.issParameter === true,
       ...(this.options.dpop === true ? { dpop_signing_alg_values_supported: ['ES256'] } : {}),
     };
+    return this.options.discovery?.(document) ?? document;
   }
 
   private async delayed(
