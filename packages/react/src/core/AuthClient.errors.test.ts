@@ -86,6 +86,27 @@ describe('every ID-token check fails on its own, and nothing is stored', () => {
     expectNothingLeft(storage);
   });
 
+  test('sub: a userinfo answer (loadUserInfo) for another user stores nothing', async () => {
+    harness = createHarness();
+    const answer = harness.provider.fetch;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) =>
+      new URL(new Request(input, init).url).pathname === '/userinfo'
+        ? Response.json({ sub: 'mallory', name: 'Mallory' })
+        : answer(input, init),
+    );
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient(), {
+      storage,
+      config: { loadUserInfo: true },
+    });
+    const { status, error, user } = client.getSnapshot();
+    expect(status).toBe('error');
+    expect(user).toBeNull();
+    expect(isAuthError(error, 'id_token_invalid')).toBe(true);
+    expect(error?.check).toBe('sub');
+    expectNothingLeft(storage);
+  });
+
   test('several audiences with azp equal to the client id pass', async () => {
     const { client } = await landOnCallback({
       idTokenClaims: (claims) => ({ ...claims, aud: ['app', 'api'], azp: 'app' }),

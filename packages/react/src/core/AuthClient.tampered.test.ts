@@ -90,6 +90,19 @@ describe('a parameter given twice (RFC 6749 3.1: never) is refused', () => {
   });
 });
 
+test('a state of 200,000 characters is no sign-in of this browser: refused, the code never sent', async () => {
+  harness = createHarness();
+  const callback = await answeredCallback();
+  callback.searchParams.set('state', 'x'.repeat(200_000));
+  const storage = newStorage();
+  const landed = await landAt(callback.href, storage);
+  expect(landed.getSnapshot().status).toBe('unauthenticated');
+  expect(landed.getSnapshot().error?.code).toBe('callback_state_mismatch');
+  expect(storedUsers(storage)).toEqual([]);
+  expect(harness.provider.count('token')).toBe(0);
+  expect(addressHasAuthParams()).toBe(false);
+});
+
 test('a response with both a code and an error: the error is reported, the code is never exchanged', async () => {
   harness = createHarness();
   const callback = await answeredCallback();
