@@ -50,12 +50,11 @@ export function canTransition(from: AuthStatus, to: AuthStatus): boolean {
 }
 
 /** The snapshot every client starts from. */
-export const initialAuthSnapshot: AuthSnapshot = /* @__PURE__ */ Object.freeze({
-  status: 'loading',
-  user: null,
-  error: null,
-  signOutReason: null,
-});
+export const initialAuthSnapshot: AuthSnapshot = /* @__PURE__ */ createAuthSnapshot(
+  'loading',
+  null,
+  null,
+);
 
 /** A frozen snapshot, with `user` present only when authenticated, a reason only when signed out. */
 export function createAuthSnapshot(
