@@ -311,6 +311,40 @@ describe("the provider's endpoints are https (or http on this machine)", () => {
     },
   );
 
+  test('a page reloaded with a session renews through no http token endpoint off this machine', async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    harness.provider.options.discovery = (document) => ({
+      ...document,
+      token_endpoint: 'http://id.example.test/token',
+    });
+    // The page again, its session restored without a sign-in: its discovery document is read anew.
+    const later = harness.createClient({ storage });
+    client.dispose();
+    await later.start();
+    expect(later.getSnapshot().status).toBe('authenticated');
+    await passTokenFloor();
+    const sent = harness.provider.requests.length;
+    await expect(later.renew()).rejects.toMatchObject({ code: 'config_invalid' });
+    // Its discovery document only, read anew by the reloaded page.
+    const after = harness.provider.requests.slice(sent);
+    expect(after.filter(({ endpoint }) => endpoint !== 'discovery').map(({ url }) => url)).toEqual(
+      [],
+    );
+  });
+
+  test.each([null, ''])(
+    'an endpoint the provider writes as %j (one it does not have) is left alone',
+    async (value) => {
+      harness = createHarness({
+        discovery: (document) => ({ ...document, revocation_endpoint: value }),
+      });
+      const { client } = await harness.signIn(harness.createClient());
+      expect(client.getSnapshot()).toMatchObject({ status: 'authenticated', error: null });
+    },
+  );
+
   test('an http issuer on localhost may have http endpoints', async () => {
     harness = createHarness({ issuer: 'http://localhost:4000' });
     const { client } = await harness.signIn(harness.createClient());

@@ -10,6 +10,7 @@ import { isAuthError } from './errors';
 import type { AuthError } from './errors';
 import { createParts } from './parts';
 import { dropEmptyTokenFields } from './dropEmptyTokenFields';
+import { checkEndpoints } from './assertEndpoint';
 import type { Parts } from './parts';
 import { Renewal } from './Renewal';
 import { sessionRecords, tokenId } from './sessionRecord';
@@ -133,9 +134,12 @@ export class SessionCore {
     this.refreshHold.followSession();
   };
 
-  /** The `UserManager` this client drives, reading token responses as `dropEmptyTokenFields` says. */
+  /**
+   * The `UserManager` this client drives, reading token responses as `dropEmptyTokenFields` says
+   * and its discovery document as `checkEndpoints` does.
+   */
   get manager(): UserManager {
-    return dropEmptyTokenFields(this.users().manager);
+    return checkEndpoints(dropEmptyTokenFields(this.users().manager));
   }
 
   /** `requested`: when the session's last token request left (0: unknown, none to wait for). */

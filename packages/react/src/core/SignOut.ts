@@ -1,6 +1,5 @@
 import type { User, SignoutRedirectArgs } from 'oidc-client-ts';
 import type { SignOutReason } from './authState';
-import { assertEndpoint } from './assertEndpoint';
 import { authError } from './errors';
 import type { AuthError } from './errors';
 import { toAuthError } from './toAuthError';
@@ -68,7 +67,6 @@ export class SignOut {
     let endSession: string | undefined;
     try {
       endSession = await this.core.manager.metadataService.getEndSessionEndpoint();
-      if (endSession !== undefined) assertEndpoint('end_session_endpoint', endSession);
     } catch (cause) {
       // The provider's session may be alive: say so, rather than sign out here only, unnoticed.
       this.core.set('unauthenticated', null, toAuthError(cause, 'sign-out'), reason);

@@ -1,12 +1,11 @@
-import { assertEndpoint, discoveredEndpoints } from './assertEndpoint';
 import { discoveryError } from './discoveryError';
 import { authError } from './errors';
 import type { SessionCore } from './SessionCore';
 
 /**
- * The discovered issuer, which must be `authority` (design: Security defaults), and endpoints that
- * pass `assertEndpoint`; a failed discovery names the URL tried. Checked at start, before a
- * sign-in, and on the callback.
+ * The discovered issuer, which must be `authority` (design: Security defaults); a failed discovery
+ * names the URL tried (its endpoints, `checkEndpoints`). Checked at start, before a sign-in, and on
+ * the callback.
  */
 export async function assertIssuer(core: SessionCore): Promise<string> {
   const { metadataService, settings } = core.manager;
@@ -25,10 +24,6 @@ export async function assertIssuer(core: SessionCore): Promise<string> {
       ],
       { field: 'authority' },
     );
-  }
-  const metadata = (await metadataService.getMetadata()) as Record<string, unknown>;
-  for (const name of discoveredEndpoints) {
-    if (metadata[name] !== undefined) assertEndpoint(name, metadata[name]);
   }
   return issuer;
 }

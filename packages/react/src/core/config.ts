@@ -1,7 +1,7 @@
 import { resolveIdle } from './idleConfig';
 import { checkConfigShape, optionalRedirectUris } from './checkConfigShape';
 import { configInvalid, showValue } from './configInvalid';
-import { loopbackHosts } from './loopback';
+import { isSecureOrLoopback } from './loopback';
 import { defaultRoleReader } from './roles';
 import type { AuthConfig, ResolvedAuthConfig } from './configTypes';
 
@@ -21,10 +21,6 @@ function parseUrl(field: string, value: unknown, message: string | false): URL {
   } catch (cause) {
     throw configInvalid(field, message, cause);
   }
-}
-
-function isSecureOrLoopback(url: URL): boolean {
-  return url.protocol === 'https:' || (url.protocol === 'http:' && loopbackHosts.has(url.hostname));
 }
 
 function requireSameOrigin(field: string, value: unknown, origin: string | undefined): void {
