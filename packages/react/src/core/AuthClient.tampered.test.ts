@@ -8,6 +8,7 @@ import {
   stubPopup,
 } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
+import type { AuthClient } from './AuthClient';
 
 // A sign-in response changed on its way back (by an attacker, a proxy, or a provider we did not
 // write): refused with a typed error, nothing stored, the address cleaned, no code sent twice.
@@ -32,6 +33,15 @@ async function landAt(url: string, storage = newStorage()) {
   return client;
 }
 
+/** `landed` refused its response as no sign-in of this browser: nothing stored or sent, address clean. */
+function expectRefusedState(landed: AuthClient, storage: Storage): void {
+  expect(landed.getSnapshot().status).toBe('unauthenticated');
+  expect(landed.getSnapshot().error?.code).toBe('callback_state_mismatch');
+  expect(storedUsers(storage)).toEqual([]);
+  expect(harness.provider.count('token')).toBe(0);
+  expect(addressHasAuthParams()).toBe(false);
+}
+
 describe('a parameter given twice (RFC 6749 3.1: never) is refused', () => {
   test.each([
     ['code, the real one first', 'code', false],
@@ -48,11 +58,7 @@ describe('a parameter given twice (RFC 6749 3.1: never) is refused', () => {
     const storage = newStorage();
     const landed = await landAt(callback.href, storage);
 
-    expect(landed.getSnapshot().status).toBe('unauthenticated');
-    expect(landed.getSnapshot().error?.code).toBe('callback_state_mismatch');
-    expect(storedUsers(storage)).toEqual([]);
-    expect(harness.provider.count('token')).toBe(0);
-    expect(addressHasAuthParams()).toBe(false);
+    expectRefusedState(landed, storage);
   });
 
   test('the refused response is spent: the same response without the repeat signs nobody in', async () => {
@@ -95,12 +101,7 @@ test('a state of 200,000 characters is no sign-in of this browser: refused, the 
   const callback = await answeredCallback();
   callback.searchParams.set('state', 'x'.repeat(200_000));
   const storage = newStorage();
-  const landed = await landAt(callback.href, storage);
-  expect(landed.getSnapshot().status).toBe('unauthenticated');
-  expect(landed.getSnapshot().error?.code).toBe('callback_state_mismatch');
-  expect(storedUsers(storage)).toEqual([]);
-  expect(harness.provider.count('token')).toBe(0);
-  expect(addressHasAuthParams()).toBe(false);
+  expectRefusedState(await landAt(callback.href, storage), storage);
 });
 
 test('a response with both a code and an error: the error is reported, the code is never exchanged', async () => {
