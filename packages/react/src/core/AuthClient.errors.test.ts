@@ -11,6 +11,7 @@ import {
 import type { Harness } from '../../test/support/harness';
 import { passTokenFloor } from '../../test/support/passTokenFloor';
 import type { FakeProviderOptions } from '../../test/support/FakeProvider';
+import type { AuthClient } from './AuthClient';
 import { isAuthError } from './errors';
 
 let harness: Harness;
@@ -40,6 +41,16 @@ function expectNothingLeft(storage: Storage) {
   expect(addressHasAuthParams()).toBe(false);
 }
 
+/** `client` refused the ID token at `check`: in error, no user, nothing stored. */
+function expectIdTokenRefused(client: AuthClient, storage: Storage, check: string) {
+  const { status, error, user } = client.getSnapshot();
+  expect(status).toBe('error');
+  expect(user).toBeNull();
+  expect(isAuthError(error, 'id_token_invalid')).toBe(true);
+  expect(error?.check).toBe(check);
+  expectNothingLeft(storage);
+}
+
 describe('every ID-token check fails on its own, and nothing is stored', () => {
   const now = () => Math.floor(Date.now() / 1000);
   test.each([
@@ -58,13 +69,8 @@ describe('every ID-token check fails on its own, and nothing is stored', () => {
     ['sub', (claims: Record<string, unknown>) => ({ ...claims, sub: undefined })],
   ])('%s', async (check, idTokenClaims) => {
     const { client, storage } = await landOnCallback({ idTokenClaims });
-    const { status, error, user } = client.getSnapshot();
-    expect(status).toBe('error');
-    expect(user).toBeNull();
-    expect(isAuthError(error, 'id_token_invalid')).toBe(true);
-    expect(error?.check).toBe(check);
-    expect(error?.message).toContain(`\`${check}\``);
-    expectNothingLeft(storage);
+    expectIdTokenRefused(client, storage, check);
+    expect(client.getSnapshot().error?.message).toContain(`\`${check}\``);
     expect(harness.navigations).toEqual(['/orders']);
   });
 
@@ -78,12 +84,7 @@ describe('every ID-token check fails on its own, and nothing is stored', () => {
       tokenResponse: ({ id_token: _sent, ...fields }) =>
         idToken === undefined ? fields : { ...fields, id_token: idToken },
     });
-    const { status, error, user } = client.getSnapshot();
-    expect(status).toBe('error');
-    expect(user).toBeNull();
-    expect(isAuthError(error, 'id_token_invalid')).toBe(true);
-    expect(error?.check).toBe('format');
-    expectNothingLeft(storage);
+    expectIdTokenRefused(client, storage, 'format');
   });
 
   test('sub: a userinfo answer (loadUserInfo) for another user stores nothing', async () => {
@@ -99,12 +100,7 @@ describe('every ID-token check fails on its own, and nothing is stored', () => {
       storage,
       config: { loadUserInfo: true },
     });
-    const { status, error, user } = client.getSnapshot();
-    expect(status).toBe('error');
-    expect(user).toBeNull();
-    expect(isAuthError(error, 'id_token_invalid')).toBe(true);
-    expect(error?.check).toBe('sub');
-    expectNothingLeft(storage);
+    expectIdTokenRefused(client, storage, 'sub');
   });
 
   test('several audiences with azp equal to the client id pass', async () => {
