@@ -10,7 +10,7 @@ import { isAuthError } from './errors';
 import type { AuthError } from './errors';
 import { createParts } from './parts';
 import { dropEmptyTokenFields } from './dropEmptyTokenFields';
-import { checkEndpoints } from './assertEndpoint';
+import { checkEndpoints } from './checkEndpoints';
 import type { Parts } from './parts';
 import { Renewal } from './Renewal';
 import { sessionRecords, tokenId } from './sessionRecord';
