@@ -349,6 +349,36 @@ describe("the provider's endpoints are https (or http on this machine)", () => {
 });
 
 describe('every other error code the engine raises', () => {
+  // Engines word a property read of null differently; none is a fetch that failed.
+  test.each([
+    ['userinfo answers JSON null', '/userinfo', () => Response.json(null)],
+    [
+      'the token endpoint refuses with JSON null',
+      '/token',
+      () => Response.json(null, { status: 400 }),
+    ],
+  ])(
+    '%s: a failed exchange, not a network failure, and nothing stored',
+    async (_, path, answerWith) => {
+      harness = createHarness();
+      const answer = harness.provider.fetch;
+      vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) =>
+        new URL(new Request(input, init).url).pathname === path
+          ? answerWith()
+          : answer(input, init),
+      );
+      const storage = newStorage();
+      const { client } = await harness.signIn(harness.createClient(), {
+        storage,
+        config: { loadUserInfo: true },
+      });
+      expect(client.getSnapshot().status).toBe('error');
+      expect(client.getSnapshot().error?.code).toBe('token_exchange_failed');
+      expect(client.getSnapshot().user).toBeNull();
+      expectNothingLeft(storage);
+    },
+  );
+
   test("a provider's error that looks like a sign-in window's hand-over is the provider's own", async () => {
     const { client, storage } = await landOnCallback({}, (url) => {
       url.searchParams.delete('code');

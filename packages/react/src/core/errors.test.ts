@@ -129,3 +129,27 @@ describe('docs/errors.md, where production messages link', () => {
     }
   });
 });
+
+describe('toAuthError: what counts as the provider out of reach', () => {
+  test.each([
+    'Failed to fetch',
+    'NetworkError when attempting to fetch resource.',
+    'Load failed',
+    'fetch failed',
+  ])('a fetch that failed (%s) is network', async (message) => {
+    const { toAuthError } = await import('./toAuthError');
+    expect(toAuthError(new TypeError(message), 'callback').code).toBe('network');
+    expect(toAuthError(new TypeError(message), 'renew').code).toBe('network');
+  });
+
+  test.each([
+    "Cannot read properties of null (reading 'error')",
+    'can\'t access property "error", json is null',
+    "null is not an object (evaluating 'json.error')",
+    "Cannot read properties of undefined (reading 'sub')",
+  ])('an answer that is null (%s) is the operation failing, not the network', async (message) => {
+    const { toAuthError } = await import('./toAuthError');
+    expect(toAuthError(new TypeError(message), 'callback').code).toBe('token_exchange_failed');
+    expect(toAuthError(new TypeError(message), 'renew').code).toBe('renew_failed');
+  });
+});

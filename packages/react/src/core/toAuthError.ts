@@ -237,7 +237,12 @@ export function toAuthError(cause: unknown, operation: AuthOperation): AuthError
       { cause },
     );
   }
-  if (name === 'TypeError' || /Network Error|Failed to fetch|NetworkError/i.test(message)) {
+  // fetch fails with a TypeError; one that reads a property of null (an answer of JSON `null`, in
+  // any engine's wording) is an unusable answer, not an unreachable provider.
+  if (
+    (name === 'TypeError' && !/null|undefined/.test(message)) ||
+    /Network Error|Failed to fetch|NetworkError/i.test(message)
+  ) {
     return authError(
       'network',
       process.env.NODE_ENV !== 'production' && [
