@@ -119,9 +119,9 @@ export function checkConfigShape(config: unknown, origin: string | undefined): v
 const wcagWarning = 20_000;
 
 /**
- * `idle`'s keys (a misspelt `warning` would leave the default in silence), and a warning under
- * the 20 s WCAG 2.2.1 asks for, which is allowed (a kiosk, a test) but said. The values
- * themselves are checked by `resolveIdle`, in every build.
+ * `idle`'s keys (a misspelt `warning` would leave the default in silence), a timeout in seconds,
+ * and a warning under the 20 s WCAG 2.2.1 asks for, which is allowed (a kiosk, a test) but said.
+ * The values themselves are checked by `resolveIdle`, in every build.
  */
 function checkIdleShape(idle: unknown): void {
   if (typeof idle !== 'object' || idle === null) return;
@@ -135,6 +135,14 @@ function checkIdleShape(idle: unknown): void {
   }
   const { timeout, warning = typeof timeout === 'number' ? Math.min(60_000, timeout / 2) : 0 } =
     idle as { timeout?: unknown; warning?: unknown };
+  // No one is idle within 10 s: such a timeout was written in seconds, and would end every session
+  // before its user could act.
+  if (typeof timeout === 'number' && timeout > 0 && timeout < 10_000) {
+    console.warn(
+      `oidc-kit: idle.timeout is ${timeout} ms: idle settings are in milliseconds (15 minutes is 15 * 60_000), so every session ends ${timeout} ms after its last input.`,
+    );
+    return;
+  }
   if (
     typeof warning === 'number' &&
     warning > 0 &&

@@ -456,6 +456,28 @@ describe('idle sign-out settings', () => {
     }
   });
 
+  test('a timeout under 10 s, as one given in seconds, is said in development, naming milliseconds', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      expect(validateConfig({ ...valid, idle: { timeout: 900 } }, { origin }).idle).toEqual({
+        timeout: 900,
+        warning: 450,
+      });
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]?.[0])).toMatch(
+        /idle\.timeout is 900 ms: .*milliseconds.*15 \* 60_000/,
+      );
+      validateConfig({ ...valid, idle: { timeout: 10_000, warning: 5_000 } }, { origin });
+      expect(String(warn.mock.calls[1]?.[0])).not.toMatch(/idle\.timeout is/);
+      vi.stubEnv('NODE_ENV', 'production');
+      validateConfig({ ...valid, idle: { timeout: 900 } }, { origin });
+      expect(warn).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.unstubAllEnvs();
+      warn.mockRestore();
+    }
+  });
+
   test('off unless set; the warning defaults to a minute, or half a shorter timeout', () => {
     expect(validateConfig(valid, { origin }).idle).toBeNull();
     expect(validateConfig({ ...valid, idle: { timeout: 900_000 } }, { origin }).idle).toEqual({
