@@ -202,6 +202,17 @@ describe('the return from the provider’s logout', () => {
     },
   );
 
+  test("with a sign-in's state (this browser's, but no sign-out's): reported as callback_state_mismatch, no sign-out reason", async () => {
+    harness = createHarness();
+    const signInState = (await answeredCallback()).searchParams.get('state') as string;
+    const back = await landAt(`http://localhost:3000/signed-out?state=${signInState}`);
+
+    expect(back.getSnapshot()).toMatchObject({ status: 'unauthenticated', signOutReason: null });
+    expect(back.getSnapshot().error?.code).toBe('callback_state_mismatch');
+    expect(back.getSnapshot().error?.message).toMatch(/state` of a sign-in/);
+    expect(location.search).toBe('');
+  });
+
   test('post_logout_redirect_uri comes from the config only, whatever the options carry', async () => {
     harness = createHarness();
     const logout = await leftToSignOut({
