@@ -58,6 +58,7 @@ const internalMembers = [
   'renewTimer',
   'renewRetries',
   'runRenew',
+  'holdsLock',
   'noTabCanRenew',
   'renewThroughOtherTab',
   'renewHoldingLock',

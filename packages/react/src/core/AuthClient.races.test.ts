@@ -1,6 +1,6 @@
 import { UserManager, WebStorageStateStore } from 'oidc-client-ts';
 import type { StateStore } from 'oidc-client-ts';
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, onTestFinished, test, vi } from 'vitest';
 import {
   appOrigin,
   createHarness,
@@ -57,6 +57,50 @@ describe('a renewal under way when the session ends cannot revive it', () => {
     expect(client.getSnapshot().status).toBe('unauthenticated');
     expect(storedUsers(storage)).toEqual([]);
   });
+
+  // A provider slow to answer, or a hidden iframe that gets no answer (third-party cookies blocked)
+  // and waits for its timeout: the user who clicked "Sign out" does not wait for it.
+  test.each([
+    ['a refresh', false],
+    ['a silent authorization', true],
+  ])(
+    "in the same tab, still waiting for %s: the sign-out leaves for the provider's logout at once",
+    async (_, silent) => {
+      const frame = deferred<string>();
+      // Never left unanswered: a renewal under way would hold the page's lock for the next tests.
+      onTestFinished(() => frame.resolve(''));
+      let authorize = '';
+      harness = createHarness({
+        refreshDelay: 2_000,
+        ...(silent && { tokenResponse: ({ refresh_token: _, ...fields }) => fields }),
+      });
+      const storage = newStorage();
+      const environment = {
+        silentFrame: (url: string) => {
+          authorize = url;
+          return frame.promise;
+        },
+      };
+      const { client } = await harness.signIn(harness.createClient(), { storage, environment });
+      await passTokenFloor();
+      const tokenRequests = harness.provider.tokenRequestTimes().length;
+      const renewing = client.renew().catch(() => null);
+      await vi.waitFor(() =>
+        expect(silent ? authorize : harness.provider.count('refresh')).toBeTruthy(),
+      );
+      const logouts = () => harness.redirects.filter((url) => url.includes('/logout'));
+      void client.signOut();
+      await vi.waitFor(() => expect(logouts()).toHaveLength(1), { timeout: 1_000 });
+      expect(client.getSnapshot().status).toBe('signing-out');
+      // The renewal's answer, when it comes, is dropped.
+      if (silent) frame.resolve(harness.provider.authorize(authorize));
+      await expect(renewing).resolves.toBeNull();
+      expect(harness.provider.tokenRequestTimes()).toHaveLength(tokenRequests + 1);
+      expect(client.getSnapshot().status).toBe('signing-out');
+      expect(storedUsers(storage)).toEqual([]);
+      expect(storageText(harness.shared)).not.toContain('oidc-kit:session:');
+    },
+  );
 
   test('across tabs: a sign-out in one tab wins over a renewal under way in the other', async () => {
     harness = createHarness();

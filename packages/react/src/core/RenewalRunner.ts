@@ -23,6 +23,9 @@ export class RenewalRunner {
 
   private readonly retryAfterHold = new RetryAfterHold();
 
+  /** Whether this tab's renewal runs now, holding the cross-tab renewal lock (no other tab does). */
+  holdsLock = false;
+
   /** One renewal, under the cross-tab lock; `Renewal.renew` makes sure only one runs. */
   async runRenew(): Promise<User | null> {
     const epoch = this.core.epoch;
@@ -36,11 +39,16 @@ export class RenewalRunner {
       const followed = await this.core.parts.sharing.renewThroughOtherTab(before, epoch);
       const user =
         followed ??
-        (await this.core.withNamedLock('renew', () =>
-          this.retryAfterHold.heedingRetryAfter(this.core, () =>
-            this.renewHoldingLock(before, epoch),
-          ),
-        ));
+        (await this.core.withNamedLock('renew', async () => {
+          this.holdsLock = true;
+          try {
+            return await this.retryAfterHold.heedingRetryAfter(this.core, () =>
+              this.renewHoldingLock(before, epoch),
+            );
+          } finally {
+            this.holdsLock = false;
+          }
+        }));
       // New tokens start the retries over (`signedIn`); the tokens kept while rule 5 holds a
       // request back are no success, or an app asking on every 401 would retry for ever.
       return user;

@@ -56,8 +56,11 @@ export class SignOut {
       });
     }
     // A renewal another tab has under way may write the record back as it ends: remove it again
-    // once that renewal has let go of the lock.
-    await this.core.withNamedLock('renew', async () => this.core.records().remove(ended));
+    // once that renewal has let go of the lock. This tab's own writes none back (its answer is
+    // dropped): not waited for, as it may wait for its timeout (a hidden iframe that gets no answer).
+    if (!this.core.parts.renewal.holdsLock) {
+      await this.core.withNamedLock('renew', async () => this.core.records().remove(ended));
+    }
     if (options.revokeTokens === true && user !== null) await this.revoke(user);
 
     if (options.redirect === false) {
