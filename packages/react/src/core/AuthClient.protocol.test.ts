@@ -1169,6 +1169,84 @@ describe('sign-out', () => {
     });
   });
 
+  // RP-Initiated Logout 1.0 §2: an expired ID token is still a hint; without one, `client_id`
+  // names the client, which a provider needs to accept `post_logout_redirect_uri`.
+  test('the logout request carries an expired ID token as the hint', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    harness = createHarness();
+    const { client } = await signedInTab();
+    const idToken = client.getSnapshot().user?.id_token as string;
+    // Past the ID token's `exp` (5 minutes), within the access token's hour.
+    vi.setSystemTime(Date.now() + 10 * 60_000);
+    const waiting = harness.nextRedirect();
+    void client.signOut();
+    const url = new URL(await waiting);
+    expect(url.searchParams.get('id_token_hint')).toBe(idToken);
+    expect(url.searchParams.get('client_id')).toBe('app');
+  });
+
+  test('a session without an ID token signs out with client_id, post_logout_redirect_uri and state', async () => {
+    harness = createHarness();
+    const { storage } = await signedInTab();
+    const [key] = storedUsers(storage);
+    const { id_token: _, ...user } = JSON.parse(storage.getItem(key as string) as string) as Record<
+      string,
+      unknown
+    >;
+    storage.setItem(key as string, JSON.stringify(user));
+    const reloaded = await openTab(storage);
+    expect(reloaded.getSnapshot().status).toBe('authenticated');
+    const waiting = harness.nextRedirect();
+    void reloaded.signOut();
+    const url = new URL(await waiting);
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      client_id: 'app',
+      post_logout_redirect_uri: `${appOrigin}/signed-out`,
+      state: expect.stringMatching(/^[\w-]{16,}$/),
+    });
+  });
+
+  test('signOut() called again while it leaves (a double click) goes to the provider once', async () => {
+    harness = createHarness();
+    const { client } = await signedInTab();
+    const logouts = () => harness.redirects.filter((url) => url.includes('/logout'));
+    void client.signOut();
+    void client.signOut();
+    await harness.nextRedirect();
+    void client.signOut();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(logouts()).toHaveLength(1);
+  });
+
+  test.each([
+    ['a query', `${appOrigin}/signed-out?tenant=acme`, '?tenant=acme', ''],
+    // A hash router's route; a provider that follows RFC 6749 3.1.2 refuses to register it.
+    ['a fragment', `${appOrigin}/#/signed-out`, '', '#/signed-out'],
+  ])(
+    'a post_logout_redirect_uri with %s is sent as configured, and its return completed and cleaned',
+    async (_, returnTo, search, hash) => {
+      harness = createHarness();
+      const config = { post_logout_redirect_uri: returnTo };
+      const { client } = await signedInTab({ config });
+      const waiting = harness.nextRedirect();
+      void client.signOut();
+      const logout = new URL(await waiting);
+      expect(logout.searchParams.get('post_logout_redirect_uri')).toBe(returnTo);
+      // The provider adds `state` to the address it was given, as a URL.
+      const back = new URL(returnTo);
+      back.searchParams.set('state', logout.searchParams.get('state') as string);
+      history.replaceState(null, '', back.href);
+      const landed = await openTab(newStorage(), config);
+      expect(landed.getSnapshot()).toMatchObject({
+        status: 'unauthenticated',
+        error: null,
+        signOutReason: 'user',
+      });
+      expect(location.search).toBe(search);
+      expect(location.hash).toBe(hash);
+    },
+  );
+
   test('the return is completed: state checked, the address cleaned, the reason readable', async () => {
     harness = createHarness();
     const { client } = await signedInTab();
@@ -1432,6 +1510,22 @@ describe('under pressure: faults that must not undo the protocol', () => {
     expect(back.getSnapshot().status).toBe('unauthenticated');
     expect(back.getSnapshot().error?.code).toBe('provider_error');
     expect(back.getSnapshot().signOutReason).toBeNull();
+    expect(location.search).toBe('');
+  });
+
+  test('a logout return with an error and no state, after this tab left, is reported', async () => {
+    harness = createHarness();
+    const { client } = await signedInTab();
+    const waiting = harness.nextRedirect();
+    void client.signOut();
+    await waiting;
+    history.replaceState(null, '', '/signed-out?error=access_denied&error_description=No');
+    const back = await openTab();
+    expect(back.getSnapshot()).toMatchObject({ status: 'unauthenticated', signOutReason: null });
+    expect(back.getSnapshot().error).toMatchObject({
+      code: 'provider_error',
+      providerError: 'access_denied',
+    });
     expect(location.search).toBe('');
   });
 

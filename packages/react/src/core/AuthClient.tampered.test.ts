@@ -4,6 +4,7 @@ import {
   createHarness,
   landInPopup,
   newStorage,
+  storageText,
   storedUsers,
   stubPopup,
 } from '../../test/support/harness';
@@ -180,6 +181,22 @@ describe('the return from the provider’s logout', () => {
 
     expect(again.getSnapshot().status).toBe('unauthenticated');
     expect(again.getSnapshot().error?.code).toBe('callback_state_mismatch');
+    expect(location.search).toBe('');
+  });
+
+  test('another state, after this tab left: reported, no sign-out reason, nothing of the session left', async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    const waiting = harness.nextRedirect();
+    void client.signOut();
+    await waiting;
+    const back = await landAt('http://localhost:3000/signed-out?state=forged', storage);
+
+    expect(back.getSnapshot()).toMatchObject({ status: 'unauthenticated', signOutReason: null });
+    expect(back.getSnapshot().error?.code).toBe('callback_state_mismatch');
+    expect(storedUsers(storage)).toEqual([]);
+    expect(storageText(harness.shared)).not.toContain('oidc-kit:session:');
     expect(location.search).toBe('');
   });
 
