@@ -29,7 +29,7 @@ const entries = [
     import: '{ AuthProvider, useAuth, SignInButton, RequireAuth }',
     ignore: outside,
     gzip: true,
-    limit: '17613 B',
+    limit: '17652 B',
   },
   {
     name: '@oidc-kit/react (everything, oidc-client-ts external)',
@@ -37,7 +37,7 @@ const entries = [
     import: '*',
     ignore: outside,
     gzip: true,
-    limit: '21006 B',
+    limit: '21044 B',
   },
   {
     name: '@oidc-kit/react typical entry (AuthProvider, useAuth, SignInButton, RequireAuth), oidc-client-ts bundled',
@@ -48,7 +48,7 @@ const entries = [
     },
     ignore: ['react', 'react-dom', 'react-router', 'jose'],
     gzip: true,
-    limit: '34553 B',
+    limit: '34596 B',
   },
   {
     name: '@oidc-kit/react (everything, oidc-client-ts bundled)',
@@ -59,7 +59,7 @@ const entries = [
     },
     ignore: ['react', 'react-dom', 'react-router', 'jose'],
     gzip: true,
-    limit: '37901 B',
+    limit: '37943 B',
   },
   {
     name: '@oidc-kit/react/testing',
@@ -96,7 +96,7 @@ export default [
     path: 'dist/IdleClock-*.js',
     ignore: outside,
     gzip: true,
-    limit: '1453 B',
+    limit: '1458 B',
   },
   {
     name: '@oidc-kit/react DPoP (a chunk loaded only when dpop is set)',
