@@ -13,6 +13,7 @@ import type { AuthContextValue } from './authContext';
 import { ConfigErrorPanel } from './ConfigErrorPanel';
 import { useConfigChangeWarning } from './warnConfigChange';
 import { useNewClientWarning } from './warnNewClient';
+import { useIdleUnseenWarning } from './warnIdleUnseen';
 
 /** Props of {@link AuthProvider}: a configuration, or a client you created. */
 export type AuthProviderProps = {
@@ -113,6 +114,8 @@ export function AuthProvider(props: AuthProviderProps): ReactNode {
   if (process.env.NODE_ENV !== 'production') useConfigChangeWarning(props.config);
   // eslint-disable-next-line react-hooks/rules-of-hooks
   if (process.env.NODE_ENV !== 'production') useNewClientWarning(props.client);
+  // eslint-disable-next-line react-hooks/rules-of-hooks
+  if (process.env.NODE_ENV !== 'production') useIdleUnseenWarning(client);
 
   if (process.env.NODE_ENV !== 'production' && own.configError !== null) {
     return <ConfigErrorPanel error={own.configError} />;

@@ -3,6 +3,7 @@ import { inactiveIdle } from '../core/idleSnapshot';
 import { useAuthClient } from './useAuthClient';
 import { useSelectedAuthState } from './useSelectedAuthState';
 import { useSecondClock } from './useSecondClock';
+import { useIdleReader } from '../warnIdleUnseen';
 
 /** What {@link useIdle} returns. */
 export interface IdleState {
@@ -32,7 +33,11 @@ export function useIdle(): IdleState {
 
 /** {@link useIdle}, naming `caller` in the error thrown outside `<AuthProvider>`. */
 export function useIdleFor(caller: string): IdleState {
-  const { idle } = useAuthClient(caller);
+  const client = useAuthClient(caller);
+  const { idle } = client;
+  // The build's NODE_ENV never changes between renders; production bundles drop the hook.
+  // eslint-disable-next-line react-hooks/rules-of-hooks
+  if (process.env.NODE_ENV !== 'production') useIdleReader(client);
   // Called on `idle`, so that an engine whose methods need their object works too.
   const subscribe = useCallback((listener: () => void) => idle.subscribe(listener), [idle]);
   const read = useCallback(() => idle.getSnapshot(), [idle]);
