@@ -292,6 +292,57 @@ describe('AuthProvider', () => {
     expect(warn).toHaveBeenCalledTimes(1);
   });
 
+  test('warns in development when nested in another provider with the same settings, which it would run twice', async () => {
+    // Hooks below read the inner provider; the page runs two clients that each restore the
+    // session, renew it and keep an idle clock, with nothing to say so.
+    harness = createHarness();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const config = {
+      authority: harness.provider.issuer,
+      client_id: 'app',
+      redirect_uri: `${appOrigin}/callback`,
+    };
+    render(
+      <AuthProvider config={config}>
+        <AuthProvider config={{ ...config }}>
+          <Status />
+        </AuthProvider>
+      </AuthProvider>,
+    );
+    await waitFor(() =>
+      expect(screen.getByLabelText('status').textContent).toBe('unauthenticated'),
+    );
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]?.[0])).toMatch(
+      /^oidc-kit: an <AuthProvider> is nested in another with the same settings.*Keep one <AuthProvider> at the root/,
+    );
+  });
+
+  test('nested with other settings (another client), around a mock, or in production: no warning', () => {
+    harness = createHarness();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const nested = (outer: AuthContextValue, inner: AuthContextValue) => (
+      <AuthProvider client={outer}>
+        <AuthProvider client={inner}>
+          <Status />
+        </AuthProvider>
+      </AuthProvider>
+    );
+    const { unmount } = render(
+      nested(harness.createClient(), harness.createClient({ config: { client_id: 'tenant-b' } })),
+    );
+    unmount();
+    render(
+      nested(
+        createMockAuthClient({ state: 'unauthenticated' }),
+        createMockAuthClient({ state: 'unauthenticated' }),
+      ),
+    ).unmount();
+    vi.stubEnv('NODE_ENV', 'production');
+    render(nested(harness.createClient(), harness.createClient())).unmount();
+    expect(warn).not.toHaveBeenCalled();
+  });
+
   test('a client with other settings (another tenant), a mock, or production: no warning', () => {
     harness = createHarness();
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);

@@ -14,6 +14,7 @@ import { ConfigErrorPanel } from './ConfigErrorPanel';
 import { useConfigChangeWarning } from './warnConfigChange';
 import { useNewClientWarning } from './warnNewClient';
 import { useIdleUnseenWarning } from './warnIdleUnseen';
+import { useNestedProviderWarning } from './warnNestedProvider';
 
 /** Props of {@link AuthProvider}: a configuration, or a client you created. */
 export type AuthProviderProps = {
@@ -116,6 +117,8 @@ export function AuthProvider(props: AuthProviderProps): ReactNode {
   if (process.env.NODE_ENV !== 'production') useNewClientWarning(props.client);
   // eslint-disable-next-line react-hooks/rules-of-hooks
   if (process.env.NODE_ENV !== 'production') useIdleUnseenWarning(client);
+  // eslint-disable-next-line react-hooks/rules-of-hooks
+  if (process.env.NODE_ENV !== 'production') useNestedProviderWarning(client);
 
   if (process.env.NODE_ENV !== 'production' && own.configError !== null) {
     return <ConfigErrorPanel error={own.configError} />;

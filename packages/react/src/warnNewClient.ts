@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { changedSettings } from './warnConfigChange';
 
 /** The OIDC settings of an `AuthClient` (its resolved `config.oidc`); none for other engines. */
-function settingsOf(client: object | undefined): Record<string, unknown> | undefined {
+export function settingsOf(client: object | undefined): Record<string, unknown> | undefined {
   return (client as { config?: { oidc?: Record<string, unknown> } } | undefined)?.config?.oidc;
 }
 

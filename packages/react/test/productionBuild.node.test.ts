@@ -39,6 +39,7 @@ const developmentTexts = [
   'while this page completes a sign-in', // signIn() on the callback page
   'changed after it mounted', // AuthProvider's config warning
   'got a new client with the same settings', // AuthProvider's client warning
+  'is nested in another with the same settings', // AuthProvider in AuthProvider
   'reader found none for this user', // roles where another reader looks
   'the auth configuration is invalid', // the development panel
   'could not load a chunk of its own code', // the lazy parts
