@@ -6,7 +6,10 @@ import { afterEach, expect, test, vi } from 'vitest';
 import { createHookHarness } from '../test/support/hookHarness';
 import { AuthProvider } from './AuthProvider';
 import type { AuthContextValue } from './authContext';
+import { Authorized } from './components/Authorized';
 import { IdleWarning } from './components/IdleWarning';
+import { RequireAuth } from './components/RequireAuth';
+import { SignInButton } from './components/SignInButton';
 import { SignedIn } from './components/SignedIn';
 import { SignedOut } from './components/SignedOut';
 import { useIdle } from './hooks/useIdle';
@@ -92,3 +95,46 @@ test("a client that shows idle sign-out's warning before hydration hydrates the 
   expect(container.querySelector('[role="alertdialog"]')).not.toBeNull();
   act(() => root.unmount());
 });
+
+function guardedPage(client: AuthContextValue) {
+  return (
+    <StrictMode>
+      <AuthProvider client={client}>
+        <SignInButton />
+        <Authorized roles={['user']} fallback="no access">
+          user link
+        </Authorized>
+        <RequireAuth>private</RequireAuth>
+      </AuthProvider>
+    </StrictMode>
+  );
+}
+
+// The guard, the button and the role check render `loading` on the server: a client that knows
+// the session (either way) before hydration must hydrate that HTML, then show what it knows.
+test.each([
+  ['signed in', () => hooks.signedInClient(), 'Sign inuser linkprivate', 'authenticated'],
+  // The guard starts sign-in: pending for the role check and the guard alike.
+  ['signed out', () => hooks.signedOutClient(), 'Sign inChecking your session…', 'signing-in'],
+])(
+  'a %s client hydrates the guard, the button and the role check, then shows them',
+  async (_, make, shown, status) => {
+    const client = await make();
+    const container = document.createElement('div');
+    container.innerHTML = renderToString(guardedPage(hooks.harness.createClient()));
+    expect(container.textContent).toBe('Sign inChecking your session…');
+
+    const recoverable: unknown[] = [];
+    const logged = vi.spyOn(console, 'error');
+    const root = await act(async () =>
+      hydrateRoot(container, guardedPage(client), {
+        onRecoverableError: (error) => recoverable.push(error),
+      }),
+    );
+    expect(recoverable).toEqual([]);
+    expect(logged).not.toHaveBeenCalled();
+    expect(container.textContent).toBe(shown);
+    expect(client.getSnapshot().status).toBe(status);
+    act(() => root.unmount());
+  },
+);
