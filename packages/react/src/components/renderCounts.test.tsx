@@ -4,24 +4,36 @@ import type { ReactNode } from 'react';
 import { afterEach, expect, test, vi } from 'vitest';
 import { createHookHarness } from '../../test/support/hookHarness';
 import { AuthProvider } from '../AuthProvider';
+import { AuthError } from '../core/errors';
+import { useUser } from '../hooks/useUser';
+import { MockAuthProvider, createMockAuthClient } from '../testing';
 import { Authorized } from './Authorized';
+import { IdleWarning } from './IdleWarning';
 import { RequireAuth } from './RequireAuth';
 import { SignedIn } from './SignedIn';
 import { SignedOut } from './SignedOut';
+import { SignInButton } from './SignInButton';
+import { SignOutButton } from './SignOutButton';
 
 const hooks = createHookHarness();
 afterEach(() => hooks.dispose());
 
-// One slice, one subscription: a renewal that changes nothing a component shows re-renders none.
-test('the guard and the templates do not re-render when the tokens are renewed', async () => {
-  vi.useFakeTimers({ toFake: ['Date'] });
-  const client = await hooks.signedInClient();
+/** `children` in a Profiler that counts its commits in `commits[id]`. */
+function counter() {
   const commits: Record<string, number> = {};
   const counted = (id: string, children: ReactNode) => (
     <Profiler id={id} onRender={() => (commits[id] = (commits[id] ?? 0) + 1)}>
       {children}
     </Profiler>
   );
+  return { commits, counted };
+}
+
+// One slice, one subscription: a renewal that changes nothing a component shows re-renders none.
+test('the guard and the templates do not re-render when the tokens are renewed', async () => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  const client = await hooks.signedInClient();
+  const { commits, counted } = counter();
   render(
     <AuthProvider client={client}>
       {counted(
@@ -74,4 +86,39 @@ test('the guard and the templates do not re-render when the tokens are renewed',
     expect(client.getSnapshot().user).not.toBe(previous);
   }
   expect(commits).toEqual(before);
+});
+
+function Name() {
+  return <p>{useUser()?.name}</p>;
+}
+
+// The idle warning's countdown re-renders the warning alone, once a second; an error reaches only
+// what shows errors (the guard), not the user's readers, the templates or the buttons.
+test("the idle warning's countdown and a new error re-render nothing that does not show them", () => {
+  vi.useFakeTimers();
+  const auth = createMockAuthClient({ state: 'authenticated' });
+  const { commits, counted } = counter();
+  render(
+    <MockAuthProvider client={auth}>
+      {counted('IdleWarning', <IdleWarning />)}
+      {counted('useUser', <Name />)}
+      {counted('SignedIn', <SignedIn>Hello</SignedIn>)}
+      {counted('SignInButton', <SignInButton />)}
+      {counted('SignOutButton', <SignOutButton />)}
+      {counted('Authorized', <Authorized fallback="no access">Orders</Authorized>)}
+      {counted('RequireAuth', <RequireAuth>Report</RequireAuth>)}
+    </MockAuthProvider>,
+  );
+  const before = { ...commits };
+  act(() => auth.setIdleWarning(60_000));
+  expect(screen.getByRole('alertdialog')).toBeDefined();
+  for (let second = 0; second < 5; second += 1) act(() => vi.advanceTimersByTime(1_000));
+  act(() => auth.set({ error: new AuthError('renew_failed', 'The renewal failed.') }));
+
+  // Opened, then once a second (StrictMode renders twice, commits once); the guard shows errors.
+  expect(commits.IdleWarning).toBe((before.IdleWarning ?? 0) + 1 + 5);
+  expect(commits.RequireAuth).toBe((before.RequireAuth ?? 0) + 1);
+  const rest = (counts: Record<string, number>) =>
+    Object.entries(counts).filter(([id]) => id !== 'IdleWarning' && id !== 'RequireAuth');
+  expect(rest(commits)).toEqual(rest(before));
 });

@@ -1,11 +1,13 @@
 import { renderHook } from '@testing-library/react';
 import { describe, expect, test, vi } from 'vitest';
+import { useAccess } from './useAccess';
 import { useAccessToken } from './useAccessToken';
 import { useAuth } from './useAuth';
 import { useAuthActions } from './useAuthActions';
 import { useAuthFetch } from './useAuthFetch';
 import { useAuthHeaders } from './useAuthHeaders';
 import { useAuthState } from './useAuthState';
+import { useIdle } from './useIdle';
 import { useSessionExpiry } from './useSessionExpiry';
 import { useUser } from './useUser';
 
@@ -19,6 +21,8 @@ describe('outside AuthProvider every hook throws, naming itself and the fix', ()
     ['useAuthFetch', () => useAuthFetch()],
     ['useAuthHeaders', () => useAuthHeaders()],
     ['useSessionExpiry', () => useSessionExpiry()],
+    ['useIdle', () => useIdle()],
+    ['useAccess', () => useAccess({ roles: ['admin'] })],
   ] as [string, () => unknown][])('%s', (name, hook) => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     expect(() => renderHook(hook)).toThrow(
