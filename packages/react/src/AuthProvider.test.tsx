@@ -274,6 +274,38 @@ describe('AuthProvider', () => {
     expect(String(warn.mock.calls[0]?.[0])).toMatch(/client_id/);
     expect(String(warn.mock.calls[0]?.[0])).toMatch(/key=/);
   });
+  test('an inline config, a new object on every render, is one client started once: no restart, no loop, no warning', async () => {
+    harness = createHarness();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { AuthClient } = await import('./core/AuthClient');
+    const start = vi.spyOn(AuthClient.prototype, 'start');
+    const stop = vi.spyOn(AuthClient.prototype, 'stop');
+    const app = () => (
+      <AuthProvider
+        config={{
+          authority: harness.provider.issuer,
+          client_id: 'app',
+          redirect_uri: `${appOrigin}/callback`,
+          idle: { timeout: 15 * 60_000 },
+          roles: () => [],
+        }}
+      >
+        <Status />
+      </AuthProvider>
+    );
+    const { rerender } = render(app());
+    rerender(app());
+    await waitFor(() =>
+      expect(screen.getByLabelText('status').textContent).toBe('unauthenticated'),
+    );
+    rerender(app());
+    // StrictMode's start, stop, start, on one client.
+    expect(new Set(start.mock.contexts).size).toBe(1);
+    expect(start.mock.calls.length - stop.mock.calls.length).toBe(1);
+    expect(start).toHaveBeenCalledTimes(2);
+    expect(warn).not.toHaveBeenCalled();
+  });
+
   test('warns in development when a re-render brings a new client with the same settings', async () => {
     // `<AuthProvider client={new AuthClient(config)}>` in a component that renders again: each
     // client restores the session anew (with storage 'memory', it is lost), with no message.

@@ -1,8 +1,11 @@
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { createHookHarness } from '../../test/support/hookHarness';
 import { unhandledRejectionsDuring } from '../../test/support/unhandledRejections';
+import { AuthProvider } from '../AuthProvider';
 import { AuthContext } from '../authContext';
+import type { AuthContextValue } from '../authContext';
 import { MockAuthProvider, createMockAuthClient, createTestUser } from '../testing';
 import { IdleWarning } from './IdleWarning';
 
@@ -371,5 +374,38 @@ describe('IdleWarning', () => {
     expect(screen.getByRole('alertdialog').getAttribute('style')).toContain('background');
     const signOut = screen.getByRole('button', { name: 'Sign out' });
     expect(signOut.getAttribute('style') ?? '').not.toMatch(/margin/);
+  });
+});
+
+describe('IdleWarning across tabs, with the real client', () => {
+  const hooks = createHookHarness();
+  afterEach(() => hooks.dispose());
+
+  test('"Stay signed in" in one tab closes the warning in the other', async () => {
+    const idle = { timeout: 60_000, warning: 20_000 };
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const first = await hooks.signedInClient({}, { idle });
+    const second = hooks.harness.createClient({ config: { idle } });
+    await second.start();
+    await vi.waitFor(() => expect(second.getSnapshot().status).toBe('authenticated'));
+    const tab = (client: AuthContextValue) =>
+      within(
+        render(
+          <AuthProvider client={client}>
+            <IdleWarning />
+          </AuthProvider>,
+        ).container,
+      );
+    const tabA = tab(first);
+    const tabB = tab(second);
+    await act(() => vi.advanceTimersByTimeAsync(41_000));
+    expect(tabA.getByRole('alertdialog')).toBeDefined();
+    expect(tabB.getByRole('alertdialog')).toBeDefined();
+
+    fireEvent.click(tabA.getByRole('button', { name: 'Stay signed in' }));
+    await act(() => vi.advanceTimersByTimeAsync(1_000));
+    expect(tabA.queryByRole('alertdialog')).toBeNull();
+    expect(tabB.queryByRole('alertdialog')).toBeNull();
+    expect(second.getSnapshot().status).toBe('authenticated');
   });
 });
