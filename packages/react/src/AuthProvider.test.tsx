@@ -2,12 +2,20 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { StrictMode, useEffect } from 'react';
 import { UserManager } from 'oidc-client-ts';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { appOrigin, createHarness } from '../test/support/harness';
+import {
+  appOrigin,
+  createHarness,
+  landInPopup,
+  newStorage,
+  storedUsers,
+  stubPopup,
+} from '../test/support/harness';
 import { unhandledRejectionsDuring } from '../test/support/unhandledRejections';
 import type { Harness } from '../test/support/harness';
 import { AuthProvider } from './AuthProvider';
 import type { AuthContextValue } from './authContext';
 import { RequireAuth } from './components/RequireAuth';
+import { SignInButton } from './components/SignInButton';
 import { useAuth } from './hooks/useAuth';
 import { useAuthFetch } from './hooks/useAuthFetch';
 import { createMockAuthClient, createTestUser } from './testing';
@@ -144,6 +152,38 @@ describe('AuthProvider', () => {
     unmount();
     expect(stop).toHaveBeenCalledTimes(2);
     expect(stop.mock.contexts[1]).toBe(client);
+  });
+
+  test('unmounted during a popup sign-in: the sign-in still ends, quietly, and the next provider has the session', async () => {
+    harness = createHarness();
+    // The tab's storage, which the provider mounted next reads.
+    const storage = newStorage();
+    const { authorizeUrl } = stubPopup();
+    const logged = vi.spyOn(console, 'error');
+    const rejections = await unhandledRejectionsDuring(async () => {
+      const { unmount } = render(
+        <AuthProvider client={harness.createClient({ storage })}>
+          <SignInButton popup />
+          <Status />
+        </AuthProvider>,
+      );
+      await waitFor(() =>
+        expect(screen.getByLabelText('status').textContent).toBe('unauthenticated'),
+      );
+      fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+      const authorize = await authorizeUrl();
+      unmount();
+      const { deliver } = landInPopup(harness.provider.authorize(authorize));
+      await harness.createClient({ storage: newStorage() }).start();
+      deliver();
+      await vi.waitFor(() => expect(storedUsers(storage)).toHaveLength(1));
+    });
+    expect(rejections).toEqual([]);
+    expect(logged).not.toHaveBeenCalled();
+    render(statusUnder(harness.createClient({ storage })));
+    await waitFor(() =>
+      expect(screen.getByLabelText('status').textContent).toBe('authenticated as Alice Liddell'),
+    );
   });
 
   test('a wrong configuration shows a development panel in place of the app, naming the field', () => {
