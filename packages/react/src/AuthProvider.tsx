@@ -25,8 +25,10 @@ export type AuthProviderProps = {
       config: AuthClientConfig;
       client?: never;
       /**
-       * Moves the app to the return path after sign-in, e.g. your router's `navigate(path, {
-       * replace: true })`. Default: `history.replaceState` plus a `popstate` event.
+       * Moves the app to the return path after sign-in (and to the signed-out page after an idle
+       * sign-out), e.g. your router's `navigate(path, { replace: true })`. Default:
+       * `history.replaceState` plus a `popstate` event. Read once, with `config`: pass a function
+       * that stays valid (one that calls your router), not one over state that changes.
        */
       navigate?: (path: string) => void;
     }
