@@ -13,6 +13,7 @@ import {
 import { unhandledRejectionsDuring } from '../test/support/unhandledRejections';
 import type { Harness } from '../test/support/harness';
 import { AuthProvider } from './AuthProvider';
+import type { AuthProviderProps } from './AuthProvider';
 import type { AuthContextValue } from './authContext';
 import { RequireAuth } from './components/RequireAuth';
 import { SignInButton } from './components/SignInButton';
@@ -207,6 +208,36 @@ describe('AuthProvider', () => {
     );
     expect(screen.queryByLabelText('status')).toBeNull();
     expect(logged).toHaveBeenCalledWith(expect.objectContaining({ code: 'config_invalid' }));
+  });
+
+  // A config read at run time (a global, a fetched file) may be missing on the first render; in
+  // JavaScript, nothing stops that. It was a TypeError from inside the client.
+  test.each([
+    ['no config', {}],
+    ['config undefined', { config: undefined }],
+    ['config null', { config: null }],
+    ['client null', { client: null }],
+  ])('%s shows the development panel, naming config (config_invalid)', (_, props) => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    render(
+      <AuthProvider {...(props as AuthProviderProps)}>
+        <Status />
+      </AuthProvider>,
+    );
+    const panel = screen.getByRole('alert', { name: /auth configuration is invalid/i });
+    expect(panel.textContent).toMatch(/`config` must be an object with authority, client_id/);
+    expect(logged).toHaveBeenCalledWith(expect.objectContaining({ code: 'config_invalid' }));
+  });
+
+  test('no config is the error state in production, as a wrong one', () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    render(
+      <AuthProvider {...({} as AuthProviderProps)}>
+        <Status />
+      </AuthProvider>,
+    );
+    expect(screen.getByLabelText('status').textContent).toBe('error (config_invalid)');
   });
 
   test('a wrong configuration shows as the error state in production', () => {

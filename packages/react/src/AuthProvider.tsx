@@ -76,7 +76,8 @@ function createClient(props: AuthProviderProps): {
   client: AuthContextValue;
   configError: AuthError | null;
 } {
-  if (props.client !== undefined) return { client: props.client, configError: null };
+  // A client still null (created in an effect) is none: the config's error, not a missing provider.
+  if (props.client != null) return { client: props.client, configError: null };
   const environment: AuthClientEnvironment = props.navigate ? { navigate: props.navigate } : {};
   try {
     const client = new AuthClient(props.config, environment);

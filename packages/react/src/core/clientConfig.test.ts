@@ -31,4 +31,15 @@ describe('clientConfig', () => {
       expect.objectContaining({ code: 'config_invalid', field: 'client_secret' }),
     );
   });
+
+  // In JavaScript, or a config read at run time that is missing: what validateConfig says, in
+  // every build, rather than a TypeError from reading `userManager` off it.
+  test.each([undefined, null, 'https://id.example.com'])(
+    'a config that is not an object (%s) is config_invalid',
+    (config) => {
+      expect(() => clientConfig(config as never)).toThrow(
+        expect.objectContaining({ code: 'config_invalid' }),
+      );
+    },
+  );
 });

@@ -13,10 +13,9 @@ export type AuthClientConfig = AuthConfig | (AuthOptions & { userManager: UserMa
 export function clientConfig(
   config: AuthClientConfig,
 ): [ResolvedAuthConfig, UserManager | undefined] {
-  if (!('userManager' in config) || config.userManager === undefined) {
-    return [validateConfig(config), undefined];
-  }
-  const { userManager, ...options } = config;
+  // Not an object (missing, in JavaScript): validateConfig says so, as config_invalid.
+  const { userManager, ...options } = (config ?? {}) as AuthOptions & { userManager?: UserManager };
+  if (userManager === undefined) return [validateConfig(config), undefined];
   const settings = userManager.settings;
   return [
     validateConfig({
