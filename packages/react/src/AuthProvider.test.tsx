@@ -229,6 +229,31 @@ describe('AuthProvider', () => {
     expect(logged).toHaveBeenCalledWith(expect.objectContaining({ code: 'config_invalid' }));
   });
 
+  test('a config missing when it mounts and given later (loaded at run time) warns that it is ignored, and what to do', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const app = (config?: AuthProviderProps['config']) => (
+      <AuthProvider {...({ config } as AuthProviderProps)}>
+        <Status />
+      </AuthProvider>
+    );
+    const { rerender } = render(app());
+    rerender(app());
+    expect(warn).not.toHaveBeenCalled();
+    rerender(
+      app({
+        authority: 'https://login.example.com',
+        client_id: 'app',
+        redirect_uri: `${appOrigin}/callback`,
+      }),
+    );
+    expect(screen.getByRole('alert', { name: /auth configuration is invalid/i })).toBeDefined();
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]?.[0])).toMatch(
+      /^oidc-kit: <AuthProvider> mounted without a config and got one later.*render the provider once the config is there/,
+    );
+  });
+
   test('no config is the error state in production, as a wrong one', () => {
     vi.stubEnv('NODE_ENV', 'production');
     vi.spyOn(console, 'error').mockImplementation(() => undefined);

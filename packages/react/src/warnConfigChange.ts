@@ -25,12 +25,20 @@ export function changedSettings(
 
 /**
  * Development builds only: `AuthProvider` reads its config once, when it mounts. A later change
- * (another `client_id`, another `authority`) is ignored; this says so, and how to switch.
+ * (another `client_id`, another `authority`, or a config that was missing then) is ignored; this
+ * says so, and how to switch.
  */
 export function warnConfigChange(
-  mounted: Record<string, unknown>,
+  mounted: Record<string, unknown> | null | undefined,
   current: Record<string, unknown>,
 ): boolean {
+  if (mounted == null) {
+    // Its config_invalid error stays: the client was made, without a config, at the mount.
+    console.warn(
+      'oidc-kit: <AuthProvider> mounted without a config and got one later; it is ignored, as the provider reads its config once, and the missing config stays its error. For a config loaded at run time, render the provider once the config is there, e.g. {config && <AuthProvider config={config}>...</AuthProvider>}.',
+    );
+    return true;
+  }
   const changed = changedSettings(mounted, current);
   if (changed.length === 0) return false;
   console.warn(
@@ -43,16 +51,15 @@ export function warnConfigChange(
  * Development builds only (`AuthProvider` calls it under a `NODE_ENV` check, so production
  * bundles hold neither the hook nor its refs): warns once when the config prop changes after mount.
  */
-export function useConfigChangeWarning(config: object | undefined): void {
+export function useConfigChangeWarning(config: object | null | undefined): void {
   const mountedConfig = useRef(config);
   const warned = useRef(false);
   useEffect(() => {
     const mounted = mountedConfig.current;
-    if (warned.current || mounted === undefined || config === undefined || mounted === config) {
-      return;
-    }
+    // No config now: a client is given (or it went away, which changes nothing either).
+    if (warned.current || config == null || mounted === config) return;
     warned.current = warnConfigChange(
-      mounted as Record<string, unknown>,
+      mounted as Record<string, unknown> | undefined,
       config as Record<string, unknown>,
     );
   }, [config]);

@@ -38,6 +38,7 @@ const developmentTexts = [
   'AuthClient that was never started', // a token asked of a client never started
   'while this page completes a sign-in', // signIn() on the callback page
   'changed after it mounted', // AuthProvider's config warning
+  'mounted without a config and got one later', // the config loaded after the mount
   'got a new client with the same settings', // AuthProvider's client warning
   'is nested in another with the same settings', // AuthProvider in AuthProvider
   'reader found none for this user', // roles where another reader looks
