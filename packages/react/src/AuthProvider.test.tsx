@@ -446,7 +446,7 @@ describe('AuthProvider', () => {
     );
   });
 
-  test('nested with other settings (another client), around a mock, or in production: no warning', () => {
+  test('nested with other settings (another client), the same client, around a mock, or in production: no warning', () => {
     harness = createHarness();
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const nested = (outer: AuthContextValue, inner: AuthContextValue) => (
@@ -460,6 +460,9 @@ describe('AuthProvider', () => {
       nested(harness.createClient(), harness.createClient({ config: { client_id: 'tenant-b' } })),
     );
     unmount();
+    // The same client twice: one client, started twice (counted).
+    const shared = harness.createClient();
+    render(nested(shared, shared)).unmount();
     render(
       nested(
         createMockAuthClient({ state: 'unauthenticated' }),
