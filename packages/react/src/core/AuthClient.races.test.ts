@@ -92,11 +92,19 @@ describe('a renewal under way when the session ends cannot revive it', () => {
       void client.signOut();
       await vi.waitFor(() => expect(logouts()).toHaveLength(1), { timeout: 1_000 });
       expect(client.getSnapshot().status).toBe('signing-out');
+      // The page may be gone at any moment now: nothing of the renewal may reach storage.
+      const written: string[] = [];
+      const setItem = storage.setItem.bind(storage);
+      storage.setItem = (key: string, value: string) => {
+        written.push(key);
+        setItem(key, value);
+      };
       // The renewal's answer, when it comes, is dropped.
       if (silent) frame.resolve(harness.provider.authorize(authorize));
       await expect(renewing).resolves.toBeNull();
       expect(harness.provider.tokenRequestTimes()).toHaveLength(tokenRequests + 1);
       expect(client.getSnapshot().status).toBe('signing-out');
+      expect(written.filter((key) => key.startsWith('oidc.user:'))).toEqual([]);
       expect(storedUsers(storage)).toEqual([]);
       expect(storageText(harness.shared)).not.toContain('oidc-kit:session:');
     },
