@@ -229,6 +229,21 @@ describe('AuthProvider', () => {
     expect(logged).toHaveBeenCalledWith(expect.objectContaining({ code: 'config_invalid' }));
   });
 
+  // A client created in an effect, as production already did: a client given is followed.
+  test('a client null at first, then given: the provider follows it, the panel goes', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const app = (client: AuthContextValue | null) => (
+      <AuthProvider {...({ client } as AuthProviderProps)}>
+        <Status />
+      </AuthProvider>
+    );
+    const { rerender } = render(app(null));
+    expect(screen.getByRole('alert', { name: /auth configuration is invalid/i })).toBeDefined();
+    rerender(app(createMockAuthClient({ state: 'unauthenticated' })));
+    expect(screen.queryByRole('alert', { name: /auth configuration is invalid/i })).toBeNull();
+    expect(screen.getByLabelText('status').textContent).toBe('unauthenticated');
+  });
+
   test('a config missing when it mounts and given later (loaded at run time) warns that it is ignored, and what to do', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);

@@ -123,7 +123,9 @@ export function AuthProvider(props: AuthProviderProps): ReactNode {
   // eslint-disable-next-line react-hooks/rules-of-hooks
   if (process.env.NODE_ENV !== 'production') useNestedProviderWarning(client);
 
-  if (process.env.NODE_ENV !== 'production' && own.configError !== null) {
+  // Only while no client is given: one given later (created in an effect) is followed, as in
+  // production.
+  if (process.env.NODE_ENV !== 'production' && own.configError !== null && props.client == null) {
     return <ConfigErrorPanel error={own.configError} />;
   }
   return <AuthContext.Provider value={client}>{props.children}</AuthContext.Provider>;

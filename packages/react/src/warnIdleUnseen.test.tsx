@@ -6,11 +6,13 @@ import type { Harness } from '../test/support/harness';
 import { AuthProvider } from './AuthProvider';
 import type { AuthContextValue } from './authContext';
 import { IdleWarning } from './components/IdleWarning';
+import { SignedIn } from './components/SignedIn';
 import { useIdle } from './hooks/useIdle';
 import { createMockAuthClient, createTestUser } from './testing';
 
 let harness: Harness | undefined;
 afterEach(() => {
+  vi.useRealTimers();
   harness?.dispose();
   harness = undefined;
   vi.unstubAllEnvs();
@@ -35,13 +37,16 @@ describe('idle sign-out with nothing to show its warning', () => {
     const auth = createMockAuthClient({ user: createTestUser() });
     render(app(auth, <p>The app, without a warning</p>));
     expect(warn).not.toHaveBeenCalled();
+    vi.useFakeTimers();
     act(() => auth.setIdleWarning(30_000));
+    act(() => vi.advanceTimersByTime(1_000));
     expect(warn).toHaveBeenCalledTimes(1);
     expect(String(warn.mock.calls[0]?.[0])).toMatch(
       /^oidc-kit: .*nothing shows.*<IdleWarning \/>.*useIdle\(\)/,
     );
     act(() => auth.setIdleWarning(null));
     act(() => auth.setIdleWarning(20_000));
+    act(() => vi.advanceTimersByTime(1_000));
     expect(warn).toHaveBeenCalledTimes(1);
   });
 
@@ -51,8 +56,33 @@ describe('idle sign-out with nothing to show its warning', () => {
   ])('with %s rendered: nothing said', (_, warning) => {
     const warn = quietWarnings();
     const auth = createMockAuthClient({ user: createTestUser() });
+    vi.useFakeTimers();
     render(app(auth, warning));
     act(() => auth.setIdleWarning(30_000));
+    act(() => vi.advanceTimersByTime(1_000));
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  // A session restored within the warning: the clock shows it at once, before React mounts what
+  // the session gates.
+  test('a warning mounted with the session (under <SignedIn>): nothing said', () => {
+    vi.useFakeTimers();
+    const warn = quietWarnings();
+    const auth = createMockAuthClient({ state: 'loading' });
+    render(
+      app(
+        auth,
+        <SignedIn>
+          <IdleWarning />
+        </SignedIn>,
+      ),
+    );
+    act(() => {
+      auth.set({ state: 'authenticated', user: createTestUser() });
+      auth.setIdleWarning(30_000);
+    });
+    act(() => vi.advanceTimersByTime(1_000));
+    expect(document.querySelector('dialog')).not.toBeNull();
     expect(warn).not.toHaveBeenCalled();
   });
 
@@ -60,8 +90,10 @@ describe('idle sign-out with nothing to show its warning', () => {
     vi.stubEnv('NODE_ENV', 'production');
     const warn = quietWarnings();
     const auth = createMockAuthClient({ user: createTestUser() });
+    vi.useFakeTimers();
     render(app(auth));
     act(() => auth.setIdleWarning(30_000));
+    act(() => vi.advanceTimersByTime(1_000));
     expect(warn).not.toHaveBeenCalled();
   });
 });

@@ -17,21 +17,29 @@ export function useIdleReader(client: AuthContextValue): void {
 }
 
 /**
- * Warns once when `client`'s idle warning is due and no warning is mounted to show it: the
- * session would end with no warning.
+ * Warns once when `client`'s idle warning is due and, a second later, no warning is mounted to
+ * show it: the session would end with no warning. A second, because the clock shows the warning as
+ * soon as a session within it is restored, before React mounts what the session gates
+ * (`<SignedIn>`) or loads a lazy warning.
  */
 export function useIdleUnseenWarning(client: AuthContextValue): void {
-  useEffect(
-    () =>
-      client.idle.subscribe(() => {
-        const unseen =
-          client.idle.getSnapshot().status === 'warning' && !(readers.get(client) ?? 0);
-        if (!unseen || warned.has(client)) return;
+  useEffect(() => {
+    const due = () => client.idle.getSnapshot().status === 'warning';
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const unsubscribe = client.idle.subscribe(() => {
+      if (timer !== undefined || warned.has(client) || !due()) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        if (!due() || (readers.get(client) ?? 0) > 0 || warned.has(client)) return;
         warned.add(client);
         console.warn(
           'oidc-kit: the idle warning is due, but nothing shows it, so the session will end with no warning: render <IdleWarning /> inside <AuthProvider>, or a warning of your own with useIdle().',
         );
-      }),
-    [client],
-  );
+      }, 1_000);
+    });
+    return () => {
+      unsubscribe();
+      clearTimeout(timer);
+    };
+  }, [client]);
 }

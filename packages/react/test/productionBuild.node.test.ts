@@ -41,6 +41,8 @@ const developmentTexts = [
   'mounted without a config and got one later', // the config loaded after the mount
   'got a new client with the same settings', // AuthProvider's client warning
   'is nested in another with the same settings', // AuthProvider in AuthProvider
+  'idle settings are in milliseconds', // an idle timeout written in seconds
+  'but nothing shows it', // idle sign-out with no warning mounted
   'reader found none for this user', // roles where another reader looks
   'the auth configuration is invalid', // the development panel
   'could not load a chunk of its own code', // the lazy parts
