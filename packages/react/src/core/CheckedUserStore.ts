@@ -19,10 +19,6 @@ export class CheckedUserStore implements StateStore {
   ) {}
 
   async set(key: string, value: string): Promise<void> {
-    // No session to store it under, and no sign-in under way: the session ended while the request
-    // that brought this user (a renewal) was out. Refused before it is written, so that a page
-    // that leaves now (for the provider's logout) leaves no tokens behind.
-    if (this.session() === null) throw new Error('The session ended; the user was not stored.');
     const user = User.fromStorageString(value);
     const stored = await this.inner.get(key);
     const previous = stored ? User.fromStorageString(stored) : null;

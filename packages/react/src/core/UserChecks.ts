@@ -33,10 +33,21 @@ export class UserChecks {
   }
 
   /**
-   * Every user oidc-client-ts is about to store (rule 3): a token it can present, and an ID token
-   * that passes the checks, unless it is the one stored already (a refresh that returned none).
+   * Every user oidc-client-ts is about to store (rule 3): one of a session, a token it can present,
+   * and an ID token that passes the checks, unless it is the one stored already (a refresh that
+   * returned none).
    */
   async checkUser(user: User, stored: User | null): Promise<void> {
+    // No session to store it under, and no sign-in under way: the session ended while the request
+    // that brought this user (a renewal) was out. Refused before it is written, so that a page
+    // that leaves now (for the provider's logout) leaves no tokens behind.
+    if (this.core.storedSession() === null) {
+      throw new Error(
+        process.env.NODE_ENV !== 'production'
+          ? 'The session ended while this user was requested: it was not stored.'
+          : 'no session',
+      );
+    }
     const previous = this.core.refreshing ?? stored;
     this.checkAccessToken(user, previous);
     if (previous !== null && user.id_token === previous.id_token) return;
