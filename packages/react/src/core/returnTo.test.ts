@@ -12,6 +12,14 @@ describe('safeReturnTo keeps same-origin paths', () => {
     ['/caf%C3%A9', '/caf%C3%A9'],
     ['/a/../b', '/b'],
     ['/path with space', '/path%20with%20space'],
+    // Only the path decides the host: a query or hash may hold anything, encoded or not.
+    ['/search?q=50%25', '/search?q=50%25'],
+    ['/search?q=C%3A%5CUsers', '/search?q=C%3A%5CUsers'],
+    ['/search?q=C:\\Users', '/search?q=C:\\Users'],
+    ['/notes?text=a%0Ab', '/notes?text=a%0Ab'],
+    ['/orders#50%25', '/orders#50%25'],
+    ['/search?q=//evil.example', '/search?q=//evil.example'],
+    ['/a?b#c?d\\e', '/a?b#c?d\\e'],
   ])('%s', (input, expected) => {
     expect(safeReturnTo(input, origin)).toBe(expected);
   });

@@ -1,12 +1,13 @@
 const maxLength = 2048;
-// Browsers drop tab/CR/LF inside URLs and read `\` as `/`, so "/\t/evil" and "/\evil" both become
-// "//evil": a protocol-relative URL to another host (WHATWG URL, "special" schemes).
+// A path of this origin, checked up to its query or hash (only the path can name a host): one "/"
+// at its start, and no tab/CR/LF or `\`, which browsers drop inside URLs and read as `/`, so that
+// "/\t/evil" and "/\evil" both become "//evil": a protocol-relative URL to another host (WHATWG URL).
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const controlOrBackslash = /[\u0000-\u001f\u007f\\]/;
+const ownPath = /^\/(?!\/)[^\u0000-\u001f\u007f\\?#]*([?#]|$)/;
 
 /** Whether `path` is no path on this origin (or is missing: a value that could not be decoded). */
 function looksLikeOtherHost(path: string | undefined): boolean {
-  return !path?.startsWith('/') || path.startsWith('//') || controlOrBackslash.test(path);
+  return !ownPath.test(path as string);
 }
 
 function decodeFully(value: string): string | undefined {
@@ -36,7 +37,8 @@ export function safeReturnTo(value: unknown, origin: string, fallback = '/'): st
   try {
     // The path as given, then fully decoded: a router or server that decodes it once more must not
     // find another host either ("/%2e%2e%2f%2fevil" decodes to "/..//evil", which is "//evil").
-    for (const path of [value, decodeFully(value)]) {
+    // The query and hash are not decoded: "?q=50%25" is no bad encoding of a path.
+    for (const path of [value, decodeFully(value.split(/[?#]/)[0] as string)]) {
       if (looksLikeOtherHost(path)) return fallback;
       const url = new URL(path as string, origin);
       // Dot segments collapse while parsing ("/.//evil" becomes "//evil"): check the result too.

@@ -166,6 +166,22 @@ describe('requireAuth loader guard (React Router data router, in memory)', () =>
     expect(screen.queryByRole('heading')).toBeNull();
   });
 
+  test('under a basename, the return path is the full path, query kept as encoded', async () => {
+    const auth = createMockAuthClient({ state: 'unauthenticated' });
+    const router = createMemoryRouter(
+      [{ path: '/admin', loader: requireAuth(auth), Component: Admin, ErrorBoundary: Failure }],
+      { initialEntries: ['/app/admin?q=a%20b&off=50%25'], basename: '/app' },
+    );
+    render(
+      <MockAuthProvider client={auth}>
+        <RouterProvider router={router} />
+      </MockAuthProvider>,
+    );
+    await waitFor(() =>
+      expect(auth.signIn.calls).toEqual([[{ returnTo: '/app/admin?q=a%20b&off=50%25' }]]),
+    );
+  });
+
   test("a deep link's hash survives the sign-in, although React Router leaves it out of the loader's request", async () => {
     history.replaceState(null, '', '/admin?tab=users#members');
     const auth = createMockAuthClient({ state: 'unauthenticated' });
