@@ -1,9 +1,11 @@
 import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import {
   RouterProvider,
   createBrowserRouter,
   createMemoryRouter,
   isRouteErrorResponse,
+  useFetcher,
   useLoaderData,
   useRouteError,
 } from 'react-router';
@@ -195,6 +197,36 @@ describe('requireAuth loader guard (React Router data router, in memory)', () =>
     );
     await waitFor(() =>
       expect(auth.signIn.calls).toEqual([[{ returnTo: '/admin?tab=users#members' }]]),
+    );
+    router.dispose();
+  });
+
+  test("a fetcher's submission to a guarded action signs in back to the page it came from, not to the action", async () => {
+    history.replaceState(null, '', '/orders/7?tab=items#notes');
+    const auth = createMockAuthClient({ state: 'unauthenticated' });
+    function Orders() {
+      const fetcher = useFetcher();
+      return (
+        <button
+          type="button"
+          onClick={() => void fetcher.submit({}, { method: 'post', action: '/api/save' })}
+        >
+          Save
+        </button>
+      );
+    }
+    const router = createBrowserRouter([
+      { path: '/orders/7', Component: Orders },
+      { path: '/api/save', action: requireAuth(auth) },
+    ]);
+    render(
+      <MockAuthProvider client={auth}>
+        <RouterProvider router={router} />
+      </MockAuthProvider>,
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(auth.signIn.calls).toEqual([[{ returnTo: '/orders/7?tab=items#notes' }]]),
     );
     router.dispose();
   });
