@@ -70,6 +70,30 @@ describe('AuthCallback', () => {
     expect(auth.signIn.calls).toEqual([[{ returnTo: '/start' }]]);
   });
 
+  test('under a basename, "Try again" and the link home both go to the app\'s home', async () => {
+    const auth = createMockAuthClient({ state: 'error' });
+    const { rerender } = render(
+      <MockAuthProvider client={auth}>
+        <MemoryRouter basename="/app" initialEntries={['/app/callback']}>
+          <AuthCallback home="/start?tab=1" />
+        </MemoryRouter>
+      </MockAuthProvider>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(auth.signIn.calls).toEqual([[{ returnTo: '/app/start?tab=1' }]]);
+    auth.set({ state: 'unauthenticated' });
+    rerender(
+      <MockAuthProvider client={auth}>
+        <MemoryRouter basename="/app" initialEntries={['/app/callback']}>
+          <AuthCallback home="/start?tab=1" />
+        </MemoryRouter>
+      </MockAuthProvider>,
+    );
+    expect(screen.getByRole('link', { name: 'Continue' }).getAttribute('href')).toBe(
+      '/app/start?tab=1',
+    );
+  });
+
   test('`error` replaces the failure view: a node, or a function given the error and "Try again"', async () => {
     const auth = createMockAuthClient({ state: 'error' });
     const { rerender } = render(

@@ -1,6 +1,6 @@
 import { useContext } from 'react';
 import type { ReactNode } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link, useHref, useLocation } from 'react-router';
 import {
   AuthContext,
   AuthErrorMessage,
@@ -17,7 +17,10 @@ import { reportRejection } from '../reportRejection';
 export interface AuthCallbackProps {
   /** Shown while the sign-in response is processed. */
   fallback?: ReactNode;
-  /** Where "Try again" returns to, and the link when there is nothing to finish. Default `/`. */
+  /**
+   * Where "Try again" returns to, and the link when there is nothing to finish, in the router's
+   * terms (under its `basename`). Default `/`.
+   */
   home?: string;
   /**
    * Shown for a failed sign-in with no response left to finish (e.g. your own page explains it
@@ -58,6 +61,8 @@ export function AuthCallback({
   const status = useAuthState((state) => state.status);
   const error = useAuthState((state) => state.error);
   const { signIn } = useAuthActions();
+  // The sign-in's return path is the page's full path: under a router `basename`, with it.
+  const homePath = useHref(home);
   // The router still shows a sign-in response that the client has taken out of the address bar:
   // it processed it and is moving the app on. Progress until the route changes, whatever the
   // outcome. (A response the client did not take, e.g. with no client running, stays there.)
@@ -66,7 +71,7 @@ export function AuthCallback({
     return fallback;
   }
   if (status === 'error' && error !== null) {
-    const retry = () => void reportRejection(signIn({ returnTo: home }));
+    const retry = () => void reportRejection(signIn({ returnTo: homePath }));
     return typeof failureView === 'function'
       ? failureView(error, retry)
       : (failureView ?? <AuthErrorMessage error={error} retry={retry} />);
