@@ -2,8 +2,11 @@ import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, test } from 'vitest';
 import { AuthError } from '@oidc-kit/react';
+import { createTestUser } from '@oidc-kit/react/testing';
+
+const bobClaims = { name: 'Bob Stone', sub: 'bob' };
 import { renderAt } from '../test/renderAt';
-import { alice, me } from '../test/users';
+import { alice, bob, me } from '../test/users';
 import { withApi } from '../test/withApi';
 
 afterEach(() => sessionStorage.clear());
@@ -42,6 +45,19 @@ describe('pages', () => {
     );
     // No returnTo: the client returns to the current address.
     expect(auth.signIn.calls).toEqual([[{ returnTo: undefined, popup: undefined }]]);
+  });
+
+  test('a renewal that takes a role away guards the open page again: Forbidden, no redirect', async () => {
+    const stats = { distinctUsers: 2, authenticatedRequests: 1, uptimeSeconds: 85 };
+    const { auth, fetch } = withApi({ user: bob() }, async () => Response.json(stats));
+    renderAt('/admin', auth);
+    expect(await screen.findByRole('heading', { name: 'Admin' })).toBeDefined();
+    // The same user, renewed without the admin role (revoked at the provider).
+    act(() => auth.set({ user: createTestUser({ ...bobClaims, roles: ['user'] }) }));
+    expect(await screen.findByRole('heading', { name: 'Forbidden' })).toBeDefined();
+    expect(screen.queryByText('Distinct users')).toBeNull();
+    expect(auth.signIn.calls).toEqual([]);
+    expect(fetch).toHaveBeenCalledTimes(1);
   });
 
   test('a token renewal (same user) loads nothing again', async () => {

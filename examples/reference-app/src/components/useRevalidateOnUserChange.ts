@@ -1,17 +1,25 @@
-import { useEffect, useRef, useState } from 'react';
+import { useContext, useEffect, useRef, useState } from 'react';
 import { useRevalidator } from 'react-router';
-import { useAuthState } from '@oidc-kit/react';
+import { AuthContext, useAuthState } from '@oidc-kit/react';
 
 /**
  * Runs the open page's loaders again when the signed-in user changes (signed out here or in
- * another tab, the session ended, another user signed in), so the page is guarded anew. Returns
- * true until they have run: the page on screen was loaded for the previous user, and is not to be
- * shown meanwhile. The first settled state and token renewals change nothing.
+ * another tab, the session ended, another user signed in) or their roles or scopes do (a renewal
+ * without a revoked role), so the page is guarded anew. Returns true until they have run: the page
+ * on screen was loaded for the previous user, and is not to be shown meanwhile. The first settled
+ * state and token renewals that change none of these change nothing.
  */
 export function useRevalidateOnUserChange(): boolean {
-  // undefined until the session is known; then the user's subject, or null.
+  const client = useContext(AuthContext);
+  // undefined until the session is known; then the user's subject, roles (as the guards read them)
+  // and scopes, or null.
   const subject = useAuthState((state) =>
-    state.status === 'loading' ? undefined : (state.user?.profile.sub ?? null),
+    state.status === 'loading'
+      ? undefined
+      : state.user &&
+        [state.user.profile.sub, client?.readRoles(state.user).join(' '), state.user.scope].join(
+          '\n',
+        ),
   );
   const { revalidate } = useRevalidator();
   // Whom the page on screen was loaded for: the first settled subject, then each revalidated one.
