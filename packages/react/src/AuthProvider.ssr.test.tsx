@@ -25,18 +25,18 @@ function Page() {
   );
 }
 
+const config = {
+  authority: 'https://login.example.com',
+  client_id: 'web',
+  redirect_uri: 'https://app.example.com/callback',
+};
+
 test('renders on the server with no window, document or storage, in the loading state', () => {
   expect(typeof window).toBe('undefined');
   expect(typeof document).toBe('undefined');
   expect(typeof sessionStorage).toBe('undefined');
   const html = renderToString(
-    <AuthProvider
-      config={{
-        authority: 'https://login.example.com',
-        client_id: 'web',
-        redirect_uri: 'https://app.example.com/callback',
-      }}
-    >
+    <AuthProvider config={config}>
       <Page />
     </AuthProvider>,
   );
@@ -59,14 +59,7 @@ test('the components render on the server too, with idle sign-out on: no timer, 
     },
   );
   const html = renderToString(
-    <AuthProvider
-      config={{
-        authority: 'https://login.example.com',
-        client_id: 'web',
-        redirect_uri: 'https://app.example.com/callback',
-        idle: { timeout: 15 * 60_000 },
-      }}
-    >
+    <AuthProvider config={{ ...config, idle: { timeout: 15 * 60_000 } }}>
       <IdleWarning />
       <SignedIn>in</SignedIn>
       <SignedOut>out</SignedOut>
