@@ -5,11 +5,6 @@ const maxLength = 2048;
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const ownPath = /^\/(?!\/)[^\u0000-\u001f\u007f\\?#]*([?#]|$)/;
 
-/** Whether `path` is no path on this origin (or is missing: a value that could not be decoded). */
-function looksLikeOtherHost(path: string | undefined): boolean {
-  return !ownPath.test(path as string);
-}
-
 function decodeFully(value: string): string | undefined {
   let current = value;
   try {
@@ -39,11 +34,12 @@ export function safeReturnTo(value: unknown, origin: string, fallback = '/'): st
     // find another host either ("/%2e%2e%2f%2fevil" decodes to "/..//evil", which is "//evil").
     // The query and hash are not decoded: "?q=50%25" is no bad encoding of a path.
     for (const path of [value, decodeFully(value.split(/[?#]/)[0] as string)]) {
-      if (looksLikeOtherHost(path)) return fallback;
+      // A missing path (a value that could not be decoded) tests as "undefined": refused.
+      if (!ownPath.test(path as string)) return fallback;
       const url = new URL(path as string, origin);
       // Dot segments collapse while parsing ("/.//evil" becomes "//evil"): check the result too.
       const resolved = `${url.pathname}${url.search}${url.hash}`;
-      if (url.origin !== origin || url.username || url.password || looksLikeOtherHost(resolved)) {
+      if (url.origin !== origin || url.username || url.password || !ownPath.test(resolved)) {
         return fallback;
       }
       safe ??= resolved;
