@@ -46,6 +46,14 @@ async function signedInTab(options: Parameters<Harness['createClient']>[0] = {})
   return { client, storage };
 }
 
+/** A signed-in tab that signs out: the `state` its logout request carries, once it has left. */
+async function leftForLogout(options: Parameters<Harness['createClient']>[0] = {}) {
+  const { client } = await signedInTab(options);
+  const waiting = harness.nextRedirect();
+  void client.signOut();
+  return new URL(await waiting).searchParams.get('state');
+}
+
 async function openTab(storage: Storage = newStorage(), config = {}): Promise<AuthClient> {
   const client = harness.createClient({ storage, config });
   await client.start();
@@ -1249,10 +1257,7 @@ describe('sign-out', () => {
 
   test('the return is completed: state checked, the address cleaned, the reason readable', async () => {
     harness = createHarness();
-    const { client } = await signedInTab();
-    const waiting = harness.nextRedirect();
-    void client.signOut();
-    const state = new URL(await waiting).searchParams.get('state');
+    const state = await leftForLogout();
     history.replaceState(null, '', `/signed-out?state=${state}`);
     const back = await openTab();
     expect(back.getSnapshot().status).toBe('unauthenticated');
@@ -1263,10 +1268,7 @@ describe('sign-out', () => {
 
   test('the return is completed when the app moved off it before the client started', async () => {
     harness = createHarness();
-    const { client } = await signedInTab();
-    const waiting = harness.nextRedirect();
-    void client.signOut();
-    const state = new URL(await waiting).searchParams.get('state');
+    const state = await leftForLogout();
     // The page loaded on the return; the app's catch-all route (`<Navigate to="/" replace />`)
     // replaced the address before the engine's chunk had loaded.
     vi.spyOn(performance, 'getEntriesByType').mockReturnValue([
@@ -1335,10 +1337,7 @@ describe('sign-out', () => {
 
   test('a provider that returns without state is accepted', async () => {
     harness = createHarness();
-    const { client } = await signedInTab();
-    const waiting = harness.nextRedirect();
-    void client.signOut();
-    await waiting;
+    await leftForLogout();
     history.replaceState(null, '', '/signed-out');
     const back = await openTab();
     expect(back.getSnapshot().status).toBe('unauthenticated');
@@ -1501,10 +1500,7 @@ describe('under pressure: faults that must not undo the protocol', () => {
 
   test('a logout return with an error is reported, not taken for a sign-out', async () => {
     harness = createHarness();
-    const { client } = await signedInTab();
-    const waiting = harness.nextRedirect();
-    void client.signOut();
-    const state = new URL(await waiting).searchParams.get('state');
+    const state = await leftForLogout();
     history.replaceState(null, '', `/signed-out?state=${state}&error=access_denied`);
     const back = await openTab();
     expect(back.getSnapshot().status).toBe('unauthenticated');
@@ -1515,10 +1511,7 @@ describe('under pressure: faults that must not undo the protocol', () => {
 
   test('a logout return with an error and no state, after this tab left, is reported', async () => {
     harness = createHarness();
-    const { client } = await signedInTab();
-    const waiting = harness.nextRedirect();
-    void client.signOut();
-    await waiting;
+    await leftForLogout();
     history.replaceState(null, '', '/signed-out?error=access_denied&error_description=No');
     const back = await openTab();
     expect(back.getSnapshot()).toMatchObject({ status: 'unauthenticated', signOutReason: null });
@@ -1533,10 +1526,7 @@ describe('under pressure: faults that must not undo the protocol', () => {
   test('a logout return with an error to a post_logout_redirect_uri that is also the redirect_uri is the sign-out’s, not a failed sign-in', async () => {
     harness = createHarness();
     const config = { post_logout_redirect_uri: `${appOrigin}/callback` };
-    const { client } = await signedInTab({ config });
-    const waiting = harness.nextRedirect();
-    void client.signOut();
-    const state = new URL(await waiting).searchParams.get('state');
+    const state = await leftForLogout({ config });
     history.replaceState(null, '', `/callback?state=${state}&error=access_denied`);
     const back = await openTab(newStorage(), config);
     expect(back.getSnapshot().status).toBe('unauthenticated');
