@@ -125,14 +125,14 @@ export class SignOut {
       // return the one this browser sent.
       const { state, response } = await this.core.oidcClient().readSignoutResponseState(url, true);
       // oidc-client-ts finds any request's `state`: a sign-in's answers no sign-out.
-      const signIns = state !== undefined && state.request_type !== 'so:r';
+      const ofSignIn = state !== undefined && state.request_type !== 'so:r';
       // RFC 6749 3.1, as for a sign-in response: a `state` given twice leaves unsaid which one the
       // provider sent (oidc-client-ts reads the first). The one read is spent all the same.
-      if (signIns || new URL(url).searchParams.getAll('state').length > 1) {
+      if (ofSignIn || new URL(url).searchParams.getAll('state').length > 1) {
         throw authError(
           'callback_state_mismatch',
           process.env.NODE_ENV !== 'production' && [
-            signIns
+            ofSignIn
               ? 'This return from sign-out carries the `state` of a sign-in, not of a sign-out: the address was changed.'
               : 'This return from sign-out has `state` more than once, so which one the provider sent is unknown: the address was changed.',
             'The local session was already cleared; the parameters were removed from the address.',
