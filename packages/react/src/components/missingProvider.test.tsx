@@ -9,7 +9,7 @@ import { SignedOut } from './SignedOut';
 import { SignInButton } from './SignInButton';
 import { SignOutButton } from './SignOutButton';
 
-describe('outside AuthProvider every component throws, naming itself and the fix', () => {
+describe('outside AuthProvider every component throws a config_invalid AuthError, naming itself and the fix', () => {
   test.each([
     ['Authorized', <Authorized roles={['admin']} />],
     ['IdleWarning', <IdleWarning />],
@@ -21,7 +21,14 @@ describe('outside AuthProvider every component throws, naming itself and the fix
   ] as [string, ReactElement][])('%s', (name, element) => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     expect(() => render(element)).toThrow(
-      new RegExp(`^${name}\\(\\) must be used inside <AuthProvider>\\. Wrap your app in`),
+      expect.objectContaining({
+        name: 'AuthError',
+        code: 'config_invalid',
+        field: name,
+        message: expect.stringMatching(
+          new RegExp(`^${name}\\(\\) must be used inside <AuthProvider>\\. Wrap your app in`),
+        ),
+      }),
     );
   });
 });

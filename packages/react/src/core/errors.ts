@@ -107,7 +107,10 @@ export interface AuthErrorOptions {
    * Development builds only, like the full message.
    */
   handled?: string;
-  /** For `config_invalid`: the configuration field at fault. */
+  /**
+   * For `config_invalid`: the configuration field at fault, or the hook or component rendered
+   * outside `<AuthProvider>` (e.g. `useAuth`).
+   */
   field?: string;
   /** For `id_token_invalid`: the check that failed, e.g. `aud` or `nonce`. */
   check?: string;

@@ -11,7 +11,7 @@ import { useIdle } from './useIdle';
 import { useSessionExpiry } from './useSessionExpiry';
 import { useUser } from './useUser';
 
-describe('outside AuthProvider every hook throws, naming itself and the fix', () => {
+describe('outside AuthProvider every hook throws a config_invalid AuthError, naming itself and the fix', () => {
   test.each([
     ['useAuth', () => useAuth()],
     ['useAuthActions', () => useAuthActions()],
@@ -26,9 +26,16 @@ describe('outside AuthProvider every hook throws, naming itself and the fix', ()
   ] as [string, () => unknown][])('%s', (name, hook) => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     expect(() => renderHook(hook)).toThrow(
-      new RegExp(
-        `^${name}\\(\\) must be used inside <AuthProvider>\\. Wrap your app in <AuthProvider config=`,
-      ),
+      expect.objectContaining({
+        name: 'AuthError',
+        code: 'config_invalid',
+        field: name,
+        message: expect.stringMatching(
+          new RegExp(
+            `^${name}\\(\\) must be used inside <AuthProvider>\\. Wrap your app in <AuthProvider config=`,
+          ),
+        ),
+      }),
     );
   });
 });

@@ -17,7 +17,7 @@ afterEach(() => {
 });
 
 describe('AuthCallback', () => {
-  test('outside AuthProvider it throws, naming itself and the fix, for a router whose loaders hold the client too', () => {
+  test('outside AuthProvider it throws a config_invalid AuthError, naming itself and the fix, for a router whose loaders hold the client too', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const renderAlone = () =>
       render(
@@ -30,6 +30,9 @@ describe('AuthCallback', () => {
     );
     expect(renderAlone).toThrow(
       /<AuthProvider client=\{\.\.\.\}> with the AuthClient your router's loaders use/,
+    );
+    expect(renderAlone).toThrow(
+      expect.objectContaining({ name: 'AuthError', code: 'config_invalid', field: 'AuthCallback' }),
     );
   });
 

@@ -3,12 +3,12 @@ import type { ReactNode } from 'react';
 import { Link, useHref, useLocation } from 'react-router';
 import {
   AuthContext,
+  AuthError,
   AuthErrorMessage,
   AuthPending,
   useAuthActions,
   useAuthState,
 } from '@oidc-kit/react';
-import type { AuthError } from '@oidc-kit/react';
 // Bundled into this entry: a few lines each, not worth a public export.
 import { missingProvider } from '../missingProvider';
 import { reportRejection } from '../reportRejection';
@@ -51,10 +51,10 @@ export function AuthCallback({
 }: AuthCallbackProps): ReactNode {
   // Checked first, so that the error names this component, not the hooks below.
   if (useContext(AuthContext) === null) {
-    throw new Error(
-      process.env.NODE_ENV !== 'production'
-        ? missingProvider('AuthCallback')
-        : 'oidc-kit: AuthCallback() outside <AuthProvider>',
+    throw new AuthError(
+      'config_invalid',
+      process.env.NODE_ENV !== 'production' ? missingProvider('AuthCallback') : '',
+      { field: 'AuthCallback' },
     );
   }
   // Slices, not useAuth(): a token renewal changes neither, and re-renders nothing here.
