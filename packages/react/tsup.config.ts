@@ -176,7 +176,6 @@ const internalMembers = [
   'owner',
   'selection',
   'selector',
-  'configError',
   'authConfig',
 ];
 

@@ -72,22 +72,19 @@ function failedClient(error: AuthError): AuthContextValue {
   };
 }
 
-function createClient(props: AuthProviderProps): {
-  client: AuthContextValue;
-  configError: AuthError | null;
-} {
+/** The provider's own client, and the config's error when there is one. */
+function createClient(props: AuthProviderProps): [AuthContextValue, AuthError | null] {
   // A client still null (created in an effect) is none: the config's error, not a missing provider.
-  if (props.client != null) return { client: props.client, configError: null };
+  if (props.client != null) return [props.client, null];
   const environment: AuthClientEnvironment = props.navigate ? { navigate: props.navigate } : {};
   try {
-    const client = new AuthClient(props.config, environment);
-    return { client, configError: null };
+    return [new AuthClient(props.config, environment), null];
   } catch (error) {
     if (!isAuthError(error, 'config_invalid')) throw error;
     // Loud in development (a panel in place of the app), the error state in production; the
     // console in both, so that a deploy with a wrong setting does not fail without a trace.
     console.error(error);
-    return { client: failedClient(error), configError: error };
+    return [failedClient(error), error];
   }
 }
 
@@ -101,9 +98,9 @@ function createClient(props: AuthProviderProps): {
  * </AuthProvider>
  */
 export function AuthProvider(props: AuthProviderProps): ReactNode {
-  const [own] = useState(() => createClient(props));
+  const [[ownClient, configError]] = useState(() => createClient(props));
   // A config is read once; a client you hold is followed when you pass another.
-  const client = props.client ?? own.client;
+  const client = props.client ?? ownClient;
 
   useEffect(() => {
     // Counted (see `AuthContextValue.start`): StrictMode's unmount and remount leave it running; a
@@ -125,8 +122,8 @@ export function AuthProvider(props: AuthProviderProps): ReactNode {
 
   // Only while no client is given: one given later (created in an effect) is followed, as in
   // production.
-  if (process.env.NODE_ENV !== 'production' && own.configError !== null && props.client == null) {
-    return <ConfigErrorPanel error={own.configError} />;
+  if (process.env.NODE_ENV !== 'production' && configError !== null && props.client == null) {
+    return <ConfigErrorPanel error={configError} />;
   }
   return <AuthContext.Provider value={client}>{props.children}</AuthContext.Provider>;
 }
