@@ -1,4 +1,5 @@
 import { createContext } from 'react';
+import type { Context } from 'react';
 import type { User } from 'oidc-client-ts';
 import type { AuthFetch } from './core/authFetch';
 import type { AuthHeadersOptions, SignInOptions, SignOutOptions } from './core/clientOptions';
@@ -42,6 +43,16 @@ export interface AuthContextValue {
   readonly idle: IdleControl;
 }
 
+// One context per copy of React, kept on globalThis: an app that loads both of this package's
+// builds (a CommonJS dependency beside ESM code) would otherwise have two, and a hook of one build
+// would not find the provider of the other. Keyed by React's createContext, as react-redux does.
+const contexts: Map<typeof createContext, Context<AuthContextValue | null>> = ((
+  globalThis as { [key: symbol]: typeof contexts }
+)[Symbol.for('@oidc-kit/react/AuthContext')] ??= new Map());
+
 /** The React context that carries the auth client. Exported for the test kit and routers. */
-export const AuthContext = createContext<AuthContextValue | null>(null);
-AuthContext.displayName = 'OidcKitAuthContext';
+export const AuthContext =
+  contexts.get(createContext) ?? createContext<AuthContextValue | null>(null);
+contexts.set(createContext, AuthContext);
+// Its name in React DevTools, in development (production builds drop it, as react-redux does).
+if (process.env.NODE_ENV !== 'production') AuthContext.displayName = 'OidcKitAuthContext';

@@ -2,6 +2,8 @@
 // through the package's own exports map, as an app would import it.
 import { readFileSync } from 'node:fs';
 import { createRequire, SourceMap } from 'node:module';
+import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
 import { describe, expect, test } from 'vitest';
 import type * as ReactRouterEntry from '@oidc-kit/react/react-router';
 
@@ -148,4 +150,22 @@ test('shortening internal names leaves the keys oidc-client-ts reads alone (its 
       expect(code, `${setting} in ${file}`).toContain(setting);
     }
   }
+});
+
+test('an app that loads both builds (a CommonJS dependency beside ESM code) has one AuthContext', async () => {
+  // The dual-package hazard: each build would create its own context, and a hook of one build
+  // would not find the provider of the other ("must be used inside <AuthProvider>").
+  const esm = await import('@oidc-kit/react');
+  const cjs = require('@oidc-kit/react') as typeof esm;
+  expect(cjs.AuthContext).toBe(esm.AuthContext);
+  const { MockAuthProvider, createTestUser } = await import('@oidc-kit/react/testing');
+  const Name = () => cjs.useUser()?.name;
+  const html = renderToString(
+    createElement(
+      MockAuthProvider,
+      { state: 'authenticated', user: createTestUser({ name: 'Ann' }) },
+      createElement(Name),
+    ),
+  );
+  expect(html).toBe('Ann');
 });

@@ -46,6 +46,7 @@ const developmentTexts = [
   'reader found none for this user', // roles where another reader looks
   'the auth configuration is invalid', // the development panel
   'could not load a chunk of its own code', // the lazy parts
+  'OidcKitAuthContext', // the context's name in React DevTools
 ];
 
 describe.each(['esm', 'cjs'] as const)('the %s build', (format) => {
