@@ -1,6 +1,8 @@
 import { describe, expect, test, vi } from 'vitest';
+import readme from '../../README.md?raw';
 import { authConfigDefaults, validateConfig } from './config';
 import { AuthError, isAuthError } from './errors';
+import { defaultRoleReader } from './roles';
 
 const origin = 'https://app.example.com';
 const valid = {
@@ -33,6 +35,28 @@ describe('validateConfig accepts', () => {
     expect(resolved.storage).toBe('session');
     expect(resolved.verifySignature).toBe(false);
     expect(Object.isFrozen(resolved)).toBe(true);
+  });
+
+  test("the defaults the README's Configuration table promises", () => {
+    const table = readme.split('\n## Configuration\n')[1]?.split('\n## ')[0] ?? '';
+    const defaults = new Map(
+      [...table.matchAll(/^\| `(\w+)` +\| ([^|]+?) +\|/gm)].map(([, option, cell]) => [
+        option,
+        cell,
+      ]),
+    );
+    for (const [option, value] of Object.entries(authConfigDefaults)) {
+      expect(defaults.get(option), option).toBe(`\`${String(value)}\``);
+    }
+    const resolved = validateConfig(valid, { origin });
+    expect(defaults.get('dpop')).toBe('`false`');
+    expect(resolved.dpop).toBe(false);
+    expect(defaults.get('apiOrigins')).toBe("the app's origin");
+    expect(resolved.apiOrigins).toEqual([origin]);
+    expect(defaults.get('idle')).toBe('off');
+    expect(resolved.idle).toBeNull();
+    expect(defaults.get('roles')).toBe('the `roles` claim');
+    expect(resolved.roles).toBe(defaultRoleReader);
   });
 
   test.each(['http://localhost:4000', 'http://127.0.0.1:8080/realms/dev', 'http://[::1]:4000'])(

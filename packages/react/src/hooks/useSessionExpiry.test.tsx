@@ -25,3 +25,16 @@ test('useSessionExpiry is empty when signed out', async () => {
   const { result } = renderHook(() => useSessionExpiry(), { wrapper: wrapperFor(client) });
   expect(result.current).toEqual({ expiresAt: null, secondsLeft: null, isExpiring: false });
 });
+
+test('useSessionExpiry says a session is expiring under 60 seconds by default', async () => {
+  const client = await hooks.signedInClient({ accessTokenTtl: 100 });
+  vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+  const { result } = renderHook(() => useSessionExpiry(), { wrapper: wrapperFor(client) });
+  act(() => vi.advanceTimersByTime(35_000));
+  expect(result.current.secondsLeft).toBeGreaterThan(60);
+  expect(result.current.isExpiring).toBe(false);
+  act(() => vi.advanceTimersByTime(10_000));
+  expect(result.current.secondsLeft).toBeLessThan(60);
+  expect(result.current.isExpiring).toBe(true);
+  vi.useRealTimers();
+});
