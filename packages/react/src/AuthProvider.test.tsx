@@ -308,6 +308,41 @@ describe('AuthProvider', () => {
     expect(configErrors[0]?.[0]).toMatchObject({ field: 'client_id' });
   });
 
+  test.each(['development', 'production'])(
+    'in %s, a wrong configuration is one line in the console; StrictMode, in development, makes it two',
+    (build) => {
+      vi.stubEnv('NODE_ENV', build);
+      const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      const configErrors = () =>
+        logged.mock.calls.filter(
+          ([error]) => (error as { code?: unknown } | null)?.code === 'config_invalid',
+        );
+      // React's production build renders once; as does its development build outside StrictMode.
+      const { unmount } = render(
+        <AuthProvider config={withoutClientId}>
+          <Status />
+        </AuthProvider>,
+        { reactStrictMode: false },
+      );
+      expect(configErrors()).toHaveLength(1);
+      expect(configErrors()[0]?.[0]).toMatchObject({ field: 'client_id' });
+      unmount();
+      // StrictMode runs the first render twice, the state's initializer included (docs/errors.md
+      // says so): one line a render, not one per state change or re-render.
+      const { rerender } = render(
+        <AuthProvider config={withoutClientId}>
+          <Status />
+        </AuthProvider>,
+      );
+      rerender(
+        <AuthProvider config={withoutClientId}>
+          <Status />
+        </AuthProvider>,
+      );
+      expect(configErrors()).toHaveLength(3);
+    },
+  );
+
   test('in production, actions on a wrong configuration settle as the state says, never reject', async () => {
     vi.stubEnv('NODE_ENV', 'production');
     const unhandled = vi.fn();
