@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DevProviderConfigError } from './DevProviderConfigError.js';
 import { PortInUseError } from './PortInUseError.js';
-import { readyLine, startDevProvider } from './startDevProvider.js';
+import { cliUsage } from './parseCliArgs.js';
+import { devProviderDefaults, readyLine, startDevProvider } from './startDevProvider.js';
 import { Browser } from './test-support/Browser.js';
 import { authorizationUrl, exchangeCode, pkce, refresh, signIn } from './test-support/oidcFlow.js';
 import { decodeJwt } from 'jose';
@@ -11,6 +13,23 @@ import { decodeJwt } from 'jose';
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 describe('startDevProvider options', () => {
+  it("has the defaults the README's Options table and --help give", () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const rows = [...readme.matchAll(/^\| `--[^|]+\| `(\w+)` +\| ([^|]+?) +\|/gm)];
+    const defaults = new Map(rows.map(([, option, cell]) => [option, cell]));
+    for (const [option, value] of Object.entries(devProviderDefaults)) {
+      expect(defaults.get(option), option).toMatch(new RegExp(`^\`${value}\`( |$)`));
+      if (option !== 'host' && option !== 'port') {
+        const flag = `--${option.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+        expect(cliUsage, flag).toMatch(new RegExp(`\\n  ${flag} .*\\(default ${value}\\)`));
+      }
+    }
+    expect(cliUsage).toMatch(/--port .*\(default 4000,/);
+    expect(cliUsage).toMatch(/--host .*\(default localhost;/);
+    expect(defaults.get('dpopNonce')).toBe('`false`');
+    expect(defaults.get('quiet')).toBe('`false`');
+  });
+
   it('signs in given users, without the seeded-accounts hint', async () => {
     const provider = await startDevProvider({
       port: 0,
