@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DevProviderConfigError } from './DevProviderConfigError.js';
-import { CliUsageError, parseCliArgs } from './parseCliArgs.js';
+import { CliUsageError, cliUsage, parseCliArgs } from './parseCliArgs.js';
 
 describe('parseCliArgs', () => {
   it('starts with defaults when given nothing', () => {
@@ -143,6 +143,10 @@ describe('parseCliArgs', () => {
     expect(parseCliArgs(['--help'], {})).toEqual({ kind: 'help' });
     expect(parseCliArgs(['-h'], {})).toEqual({ kind: 'help' });
     expect(parseCliArgs(['--version'], {})).toEqual({ kind: 'version' });
+  });
+
+  it('says in --help that --quiet keeps warnings, as the README does (a non-loopback host, an unknown redirect URI)', () => {
+    expect(cliUsage).toMatch(/\n {2}--quiet +print only the ready line, warnings and errors\n/);
   });
 
   it.each([

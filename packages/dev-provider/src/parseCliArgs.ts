@@ -32,7 +32,7 @@ Options:
                              for a client that asks for it; repeatable, or several separated by spaces
                              (or OIDC_KIT_PROVIDER_API_SCOPES="invoices:read invoices:write")
   --dpop-nonce               ask every DPoP proof for a provider-issued nonce (as strict providers do)
-  --quiet                    print only the ready line and errors
+  --quiet                    print only the ready line, warnings and errors
   --help                     show this help
   --version                  show the version
 `;
