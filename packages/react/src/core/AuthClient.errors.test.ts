@@ -695,6 +695,26 @@ describe('every other error code the engine raises', () => {
     expect(client.getSnapshot().error?.code).toBe('popup_closed');
   });
 
+  test('a renewal that cannot store its tokens is renew_failed, not storage_failed: the session stays, the next renewal works and presents no spent refresh token', async () => {
+    harness = createHarness();
+    const storage = newStorage();
+    const { client } = await harness.signIn(harness.createClient(), { storage });
+    await passTokenFloor();
+    const user = client.getSnapshot().user;
+    const setItem = storage.setItem;
+    storage.setItem = () => {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    };
+    await expect(client.renew()).rejects.toMatchObject({ code: 'renew_failed' });
+    expect(client.getSnapshot()).toMatchObject({ status: 'authenticated', user });
+    expect(client.getSnapshot().error?.code).toBe('renew_failed');
+    storage.setItem = setItem;
+    await passTokenFloor();
+    await expect(client.renew()).resolves.not.toBeNull();
+    expect(client.getSnapshot()).toMatchObject({ status: 'authenticated', error: null });
+    expect(harness.provider.reusedRefreshTokens).toEqual([]);
+  });
+
   test('renew_failed: a passing failure keeps the session and its tokens', async () => {
     harness = createHarness();
     const storage = newStorage();
