@@ -14,8 +14,7 @@ export type IdTokenCheck =
   | 'sub'
   | 'auth_time'
   | 'signature'
-  | 'callback_iss'
-  | 'discovered_issuer';
+  | 'callback_iss';
 
 /** What an ID token is checked against. */
 export interface IdTokenExpectations {
