@@ -36,6 +36,46 @@ describe('describeSignInError, the one wording of a failure for users', () => {
     expect(describeSignInError(error)).toBe('Sign-in is not available on this site.');
   });
 
+  // docs/errors.md: the sentence is the same in both builds for these; for the other codes,
+  // development shows the developer's message, so that a mistake shows on the page.
+  test.each(['development', 'production'])(
+    'a cancel, a popup, an ended session or a refusal reads the same in %s',
+    (mode) => {
+      vi.stubEnv('NODE_ENV', mode);
+      const said = (error: AuthError) => describeSignInError(error);
+      expect(said(new AuthError('provider_error', 'x', { providerError: 'access_denied' }))).toBe(
+        'Sign-in was cancelled.',
+      );
+      expect(said(new AuthError('provider_error', 'x', { providerError: 'invalid_scope' }))).toBe(
+        'The sign-in service refused the sign-in.',
+      );
+      expect(said(new AuthError('popup_blocked', 'x'))).toBe(
+        'The browser blocked the sign-in window.',
+      );
+      expect(said(new AuthError('popup_closed', 'x'))).toBe(
+        'The sign-in window was closed before sign-in finished.',
+      );
+      expect(said(new AuthError('session_expired', 'x'))).toBe(
+        'Your session has ended. Sign in again.',
+      );
+      expect(said(new AuthError('signed_out_elsewhere', 'x'))).toBe(
+        'You signed out in another tab.',
+      );
+    },
+  );
+
+  test.each([
+    'config_invalid',
+    'network',
+    'timeout',
+    'id_token_invalid',
+    'token_exchange_failed',
+  ] as const)('in development, %s shows the developer message', (code) => {
+    expect(describeSignInError(new AuthError(code, 'The developer message.'))).toBe(
+      'The developer message.',
+    );
+  });
+
   test.each(['development', 'production'])(
     'a browser that cannot store the sign-in tells the user what to free (%s)',
     (mode) => {
