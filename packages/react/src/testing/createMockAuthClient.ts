@@ -182,7 +182,7 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
     snapshot = following;
     for (const listener of [...listeners]) listener();
     // As the real idle clock: with nobody signed in, nobody is idle.
-    if (status !== 'authenticated' && idleSnapshot !== inactiveIdle) setIdleWarning(null);
+    if (status !== 'authenticated') setIdleWarning(null);
   };
 
   // The user once the state leaves `loading`, as the real client's token waits for the session.
@@ -198,10 +198,13 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
     });
   const getAccessToken = spy(async () => (await userOnceLoaded())?.access_token ?? null);
   const setIdleWarning = (remaining: number | null) => {
-    idleSnapshot =
+    const next: IdleSnapshot =
       remaining === null || snapshot.status !== 'authenticated'
         ? inactiveIdle
         : { status: 'warning', deadline: Date.now() + remaining };
+    // As the real client: no change, nobody called (`stay()` with no warning is ignored).
+    if (next === idleSnapshot) return;
+    idleSnapshot = next;
     for (const listener of [...idleListeners]) listener();
   };
   if (options.idleWarning !== undefined) setIdleWarning(options.idleWarning);

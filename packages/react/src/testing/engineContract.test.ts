@@ -271,4 +271,16 @@ describe.each([
     });
     expect(throwing.readRoles(user)).toEqual([]);
   });
+
+  test('without idle sign-out: active with no deadline, one object, and stay() changes nothing', async () => {
+    const engine = await subject().signedIn();
+    const idle = engine.idle.getSnapshot();
+    expect(idle).toEqual({ status: 'active', deadline: null });
+    const heard = vi.fn();
+    const unsubscribe = engine.idle.subscribe(heard);
+    engine.idle.stay();
+    expect(engine.idle.getSnapshot()).toBe(idle);
+    expect(heard).not.toHaveBeenCalled();
+    unsubscribe();
+  });
 });
