@@ -729,6 +729,21 @@ describe('every other error code the engine raises', () => {
     expect(storedUsers(storage)).toHaveLength(1);
   });
 
+  test('renew_failed: getAccessToken() and getAuthHeaders() give null for an expiring token, not a rejection', async () => {
+    // Tokens that expire within 5 s, which both renew first.
+    harness = createHarness({ accessTokenTtl: 4 });
+    const { client } = await harness.signIn(harness.createClient());
+    await passTokenFloor();
+    harness.provider.options.refreshStatus = 503;
+    await expect(client.getAccessToken()).resolves.toBeNull();
+    expect(client.getSnapshot().status).toBe('authenticated');
+    expect(client.getSnapshot().error?.code).toBe('renew_failed');
+    client.dismissError();
+    await passTokenFloor();
+    await expect(client.getAuthHeaders(`${harness.provider.apiOrigin}/orders`)).resolves.toBeNull();
+    expect(client.getSnapshot().error?.code).toBe('renew_failed');
+  });
+
   test('session_expired: invalid_grant on renewal ends the session quietly', async () => {
     harness = createHarness();
     const storage = newStorage();

@@ -160,8 +160,9 @@ export class AuthClient {
   }
 
   /**
-   * A valid access token, renewed first when it expires within 5 seconds; null when signed out.
-   * Asked while the client loads, it waits for the session the page restores.
+   * A valid access token, renewed first when it expires within 5 seconds; null when signed out or
+   * when that renewal fails (the snapshot's `error` says why). Asked while the client loads, it
+   * waits for the session the page restores.
    */
   getAccessToken(): Promise<string | null> {
     return this.withCore((core) => core.renewal.getAccessToken());
@@ -171,7 +172,8 @@ export class AuthClient {
    * The headers that send the access token with a request the authenticated fetch does not make
    * (another HTTP client, a third-party SDK): `Authorization: Bearer …`, or with DPoP
    * `Authorization: DPoP …` and a `DPoP` proof for this `url` and `method` (and the server's
-   * `nonce`, when it asked for one). Renews an expiring token first; null when signed out.
+   * `nonce`, when it asked for one). Renews an expiring token first; null when signed out or when
+   * that renewal fails.
    *
    * @example
    * const headers = await client.getAuthHeaders('https://api.example.com/orders', { method: 'POST' });
