@@ -171,11 +171,11 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
     const signOutReason =
       next.signOutReason !== undefined ? next.signOutReason : snapshot.signOutReason;
     const following = snapshotOf(status, user, error, signOutReason);
+    // No field changed: the same snapshot, and nobody called.
     if (
-      following.status === snapshot.status &&
-      following.user === snapshot.user &&
-      following.error === snapshot.error &&
-      following.signOutReason === snapshot.signOutReason
+      (Object.keys(following) as (keyof AuthSnapshot)[]).every(
+        (key) => following[key] === snapshot[key],
+      )
     ) {
       return;
     }
