@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createHarness } from '../../test/support/harness';
 import type { Harness } from '../../test/support/harness';
+import { passTokenFloor } from '../../test/support/passTokenFloor';
 import type { AuthContextValue } from '../authContext';
 import type { AuthSnapshot } from '../core/authState';
 import { AuthError } from '../core/errors';
@@ -35,6 +36,8 @@ interface Subject {
   signedIn(options?: EngineOptions): Promise<AuthContextValue>;
   /** Started on a sign-in the provider refused (`access_denied`). */
   refused(): Promise<AuthContextValue>;
+  /** Signed in, then the session ended at the provider (`session_expired` on renewal). */
+  expired(): Promise<AuthContextValue>;
 }
 
 let harness: Harness | undefined;
@@ -64,6 +67,13 @@ function realClient(): Subject {
       await client.start();
       return client;
     },
+    expired: async () => {
+      const { client } = await tabs().signIn(tabs().createClient());
+      await passTokenFloor();
+      tabs().provider.revokeAllGrants();
+      await client.renew();
+      return client;
+    },
   };
 }
 
@@ -85,6 +95,14 @@ function mockClient(): Subject {
     signedIn: (options) =>
       started(createMockAuthClient({ state: 'authenticated', ...made(options) })),
     refused: () => started(createMockAuthClient({ state: 'error' })),
+    expired: () =>
+      started(
+        createMockAuthClient({
+          state: 'unauthenticated',
+          error: new AuthError('session_expired', ''),
+          signOutReason: 'expired',
+        }),
+      ),
   };
 }
 
@@ -181,6 +199,22 @@ describe.each([
     const server = engine.getServerSnapshot?.() ?? engine.getSnapshot();
     expectWellFormed(server);
     expect(engine.getServerSnapshot?.() ?? engine.getSnapshot()).toBe(server);
+  });
+
+  test('dismissError() forgets the error and keeps the status and the sign-out reason', async () => {
+    const engine = await subject().expired();
+    expect(engine.getSnapshot()).toMatchObject({
+      status: 'unauthenticated',
+      error: { code: 'session_expired' },
+      signOutReason: 'expired',
+    });
+    engine.dismissError();
+    expect(engine.getSnapshot()).toEqual({
+      status: 'unauthenticated',
+      user: null,
+      error: null,
+      signOutReason: 'expired',
+    });
   });
 
   test('a refused sign-in ends in the snapshot: status error, an AuthError with its code', async () => {
