@@ -280,7 +280,7 @@ describe.each([
     expect(await headers).toBeNull();
   });
 
-  test('fetch sends the access token to the API when signed in, none when signed out', async () => {
+  test('fetch sends the access token to the API when signed in, none when signed out or elsewhere', async () => {
     const made = subject();
     // Signed out first: the real client's next tab would take the session signed in before it.
     const signedOut = recordingFetch();
@@ -289,7 +289,9 @@ describe.each([
     const signedIn = recordingFetch();
     const engine = await made.signedIn({ fetch: signedIn.send });
     await engine.fetch(`${api}/orders`);
-    expect(signedIn.authorizations).toEqual([`Bearer ${await engine.getAccessToken()}`]);
+    // Never to another origin than the API's.
+    await engine.fetch('https://elsewhere.example.test/orders');
+    expect(signedIn.authorizations).toEqual([`Bearer ${await engine.getAccessToken()}`, null]);
   });
 
   test('readRoles() reads with the configured reader, and gives [] when the roles cannot be read', async () => {
