@@ -22,13 +22,9 @@ const defaultWarning = 60_000;
 const isDuration = (value: unknown): value is number =>
   typeof value === 'number' && value > 0 && value < Infinity;
 
-function notDuration(field: string, value: unknown) {
-  return configInvalid(
-    field,
-    process.env.NODE_ENV !== 'production' &&
-      `must be a positive number of milliseconds (got ${showValue(value)}), e.g. idle: { timeout: 15 * 60_000, warning: 60_000 }.`,
-  );
-}
+/** The development message of a timeout or warning that is not a duration. */
+const notDuration = (value: unknown) =>
+  `must be a positive number of milliseconds (got ${showValue(value)}), e.g. idle: { timeout: 15 * 60_000, warning: 60_000 }.`;
 
 /**
  * Checked in every build: a session policy that silently does nothing (a string, a negative
@@ -44,11 +40,21 @@ export function resolveIdle(value: unknown): ResolvedIdle | null {
     );
   }
   const { timeout, warning } = value as { timeout?: unknown; warning?: unknown };
-  if (!isDuration(timeout)) throw notDuration('idle.timeout', timeout);
+  if (!isDuration(timeout)) {
+    throw configInvalid(
+      'idle.timeout',
+      process.env.NODE_ENV !== 'production' && notDuration(timeout),
+    );
+  }
   // A warning as long as the timeout would show at once after any input, which then no longer
   // counts: only "stay" would keep the session.
   if (warning === undefined) return { timeout, warning: Math.min(defaultWarning, timeout / 2) };
-  if (!isDuration(warning)) throw notDuration('idle.warning', warning);
+  if (!isDuration(warning)) {
+    throw configInvalid(
+      'idle.warning',
+      process.env.NODE_ENV !== 'production' && notDuration(warning),
+    );
+  }
   if (warning >= timeout) {
     throw configInvalid(
       'idle.warning',
