@@ -44,6 +44,7 @@ const developmentTexts = [
   'idle settings are in milliseconds', // an idle timeout written in seconds
   'but nothing shows it', // idle sign-out with no warning mounted
   'reader found none for this user', // roles where another reader looks
+  'every role check denies access', // a roles reader that gives no list
   'the auth configuration is invalid', // the development panel
   'could not load a chunk of its own code', // the lazy parts
   'OidcKitAuthContext', // the context's name in React DevTools

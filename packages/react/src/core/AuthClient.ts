@@ -13,6 +13,7 @@ import type { SessionCore, Users } from './SessionCore';
 import { StateStore } from './stateStore';
 import { inactiveIdle } from './idleSnapshot';
 import type { IdleControl } from './idleSnapshot';
+import { warnRoleReader } from './warnRoleReader';
 import type {
   AuthClientEnvironment,
   AuthHeadersOptions,
@@ -131,8 +132,16 @@ export class AuthClient {
   /** The user's roles, read with the configured `roles` reader. */
   readRoles(user: User): string[] {
     try {
-      return this.config.roles(user);
-    } catch {
+      const roles = this.config.roles(user);
+      if (process.env.NODE_ENV !== 'production' && !Array.isArray(roles)) {
+        warnRoleReader(this.config.roles, { gave: roles });
+      }
+      // A list only: anything else (no claim, a string, from a reader in JavaScript or with a
+      // cast) has no flat() and gives no roles below, as a reader that throws does.
+      return roles.flat();
+    } catch (error) {
+      if (process.env.NODE_ENV !== 'production')
+        warnRoleReader(this.config.roles, { threw: error });
       return [];
     }
   }

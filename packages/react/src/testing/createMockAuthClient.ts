@@ -44,7 +44,8 @@ export interface MockAuthOptions {
   /**
    * Reads roles from a user, as the real config's `roles` option does. Default: the real client's
    * `defaultRoleReader` (the `roles` claim, a string split on spaces or commas, from the ID token,
-   * else from the access token). A reader that throws gives no roles, as in the real client.
+   * else from the access token). A reader that throws, or gives no list, gives no roles, as in the
+   * real client.
    */
   readRoles?: RoleReader;
   /** The fetch the mock's authenticated fetch calls. Default `globalThis.fetch`. */
@@ -240,13 +241,15 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
         error: null,
       }),
     ),
-    // As the real client reads them: a reader that throws gives no roles.
+    // As the real client reads them: a reader that throws, or gives no list, gives no roles.
     readRoles: (user) => {
       try {
-        return (options.readRoles ?? defaultRoleReader)(user);
+        const roles: unknown = (options.readRoles ?? defaultRoleReader)(user);
+        if (Array.isArray(roles)) return roles as string[];
       } catch {
-        return [];
+        // No roles, as below.
       }
+      return [];
     },
     fetch: createAuthFetch(
       {

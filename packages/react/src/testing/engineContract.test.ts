@@ -306,6 +306,12 @@ describe.each([
       },
     });
     expect(throwing.readRoles(user)).toEqual([]);
+    // A reader written in JavaScript, or with a cast over a missing claim
+    // (`(user) => user.profile.groups as string[]`), may give something else than a list.
+    for (const given of [undefined, null, 'admin', { admin: true }]) {
+      const odd = await made.signedOut({ roles: () => given as unknown as string[] });
+      expect(odd.readRoles(user), String(given)).toEqual([]);
+    }
   });
 
   test('without idle sign-out: active with no deadline, one object, and stay() changes nothing', async () => {
