@@ -241,15 +241,14 @@ export function createMockAuthClient(options: MockAuthOptions = {}): MockAuthCli
         error: null,
       }),
     ),
-    // As the real client reads them: a reader that throws, or gives no list, gives no roles.
+    // As the real client reads them: a reader that throws, or gives no list (which has no
+    // flat()), gives no roles.
     readRoles: (user) => {
       try {
-        const roles: unknown = (options.readRoles ?? defaultRoleReader)(user);
-        if (Array.isArray(roles)) return roles as string[];
+        return (options.readRoles ?? defaultRoleReader)(user).flat();
       } catch {
-        // No roles, as below.
+        return [];
       }
-      return [];
     },
     fetch: createAuthFetch(
       {
