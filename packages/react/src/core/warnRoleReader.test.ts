@@ -33,6 +33,25 @@ describe('a roles reader of the app’s own that gives no list is said in develo
       () => 'admin' as unknown as string[],
       /^oidc-kit: the `roles` reader gave "admin", not a list, so this user has no roles/,
     ],
+    [
+      'is async',
+      async () => ['admin'],
+      /^oidc-kit: the `roles` reader gave \[object Promise\], not a list, so this user has no roles/,
+    ],
+    [
+      'returns a Set',
+      () => new Set(['admin']) as unknown as string[],
+      /^oidc-kit: the `roles` reader gave \[object Set\], not a list, so this user has no roles/,
+    ],
+    [
+      'returns what JSON cannot write (a cycle)',
+      () => {
+        const node: Record<string, unknown> = {};
+        node.self = node;
+        return node as unknown as string[];
+      },
+      /^oidc-kit: the `roles` reader gave \[object Object\], not a list, so this user has no roles/,
+    ],
   ] as [string, RoleReader, RegExp][])('one that %s', (_what, reader, said) => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const client = clientReading(reader);
@@ -40,6 +59,17 @@ describe('a roles reader of the app’s own that gives no list is said in develo
     expect(client.readRoles(createTestUser({ name: 'Bob' }))).toEqual([]);
     expect(warn).toHaveBeenCalledOnce();
     expect(warn.mock.calls[0]?.[0]).toMatch(said);
+  });
+
+  test('the warning shows no token, nor any claim, of a user given back', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const user = createTestUser({ claims: { email: 'ann@example.com' } });
+    clientReading((given) => given as unknown as string[]).readRoles(user);
+    expect(warn).toHaveBeenCalledOnce();
+    const said = String(warn.mock.calls[0]?.[0]);
+    for (const secret of [user.access_token, user.id_token ?? '', 'ann@example.com']) {
+      expect(said).not.toContain(secret);
+    }
   });
 
   test('a reader that gives a list, empty or not, is not', () => {

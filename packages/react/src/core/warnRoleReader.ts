@@ -1,3 +1,4 @@
+import { showValue } from './configInvalid';
 import type { RoleReader } from './roles';
 
 const warned = /* @__PURE__ */ new WeakSet<RoleReader>();
@@ -16,7 +17,8 @@ export function warnRoleReader(
   const what =
     'threw' in result
       ? `threw (${String(result.threw)})`
-      : `gave ${JSON.stringify(result.gave) ?? 'undefined'}, not a list`;
+      : // Not JSON: it would print the tokens of a user given back, and throws on a cycle.
+        `gave ${showValue(result.gave)}, not a list`;
   console.warn(
     `oidc-kit: the \`roles\` reader ${what}, so this user has no roles and every role check denies access. A reader takes the user and returns a string[] (an empty one when the claim is missing), e.g. roles: roleReaders.claim('groups').`,
   );
