@@ -39,3 +39,16 @@ describe('outside AuthProvider every hook throws a config_invalid AuthError, nam
     );
   });
 });
+
+test('in production, the error outside AuthProvider still names the hook, in its short message', () => {
+  vi.stubEnv('NODE_ENV', 'production');
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  expect(() => renderHook(() => useAuth())).toThrow(
+    expect.objectContaining({
+      code: 'config_invalid',
+      field: 'useAuth',
+      message:
+        'oidc-kit config_invalid (useAuth): see https://github.com/oidc-kit/oidc-kit/blob/main/docs/errors.md#config_invalid',
+    }),
+  );
+});
