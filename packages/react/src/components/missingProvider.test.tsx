@@ -8,6 +8,12 @@ import { SignedIn } from './SignedIn';
 import { SignedOut } from './SignedOut';
 import { SignInButton } from './SignInButton';
 import { SignOutButton } from './SignOutButton';
+import { AuthErrorMessage } from './AuthErrorMessage';
+import { AuthForbidden } from './AuthForbidden';
+import { AuthPending } from './AuthPending';
+import { AuthSignInNeeded } from './AuthSignInNeeded';
+import { AuthError } from '../core/errors';
+import readme from '../../README.md?raw';
 
 describe('outside AuthProvider every component throws a config_invalid AuthError, naming itself and the fix', () => {
   test.each([
@@ -31,4 +37,23 @@ describe('outside AuthProvider every component throws a config_invalid AuthError
       }),
     );
   });
+});
+
+// Props only, no context: they render anywhere, and the README must not say they throw.
+test("the guard's views render outside AuthProvider, and the README says so", () => {
+  const views: [string, ReactElement][] = [
+    ['AuthPending', <AuthPending />],
+    ['AuthForbidden', <AuthForbidden />],
+    [
+      'AuthErrorMessage',
+      <AuthErrorMessage error={new AuthError('network', '')} retry={() => undefined} />,
+    ],
+    ['AuthSignInNeeded', <AuthSignInNeeded signIn={() => undefined} />],
+  ];
+  const sentence = readme.split('\n').find((line) => line.includes('outside `AuthProvider`')) ?? '';
+  expect(sentence).toMatch(/^Every hook/);
+  for (const [name, element] of views) {
+    expect(() => render(element), name).not.toThrow();
+    expect(sentence, name).toContain(`\`${name}\``);
+  }
 });
