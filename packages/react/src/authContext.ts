@@ -45,10 +45,13 @@ export interface AuthContextValue {
 
 // One context per copy of React, kept on globalThis: an app that loads both of this package's
 // builds (a CommonJS dependency beside ESM code) would otherwise have two, and a hook of one build
-// would not find the provider of the other. Keyed by React's createContext, as react-redux does.
-const contexts: Map<typeof createContext, Context<AuthContextValue | null>> = ((
+// would not find the provider of the other. Keyed by React's createContext, as react-redux does;
+// weakly, so a copy of React that goes (a test's module reset) is not held. The key's number is
+// the AuthContextValue contract's: raise it with an incompatible change, so that two versions of
+// this package that disagree keep apart (and a hook of one fails loudly under the other).
+const contexts: WeakMap<typeof createContext, Context<AuthContextValue | null>> = ((
   globalThis as { [key: symbol]: typeof contexts }
-)[Symbol.for('@oidc-kit/react/AuthContext')] ??= new Map());
+)[Symbol.for('@oidc-kit/react/AuthContext 1')] ??= new WeakMap());
 
 /** The React context that carries the auth client. Exported for the test kit and routers. */
 export const AuthContext =
