@@ -29,7 +29,7 @@ const entries = [
     import: '{ AuthProvider, useAuth, SignInButton, RequireAuth }',
     ignore: outside,
     gzip: true,
-    limit: '17646 B',
+    limit: '17647 B',
   },
   {
     name: '@oidc-kit/react (everything, oidc-client-ts external)',
@@ -37,7 +37,7 @@ const entries = [
     import: '*',
     ignore: outside,
     gzip: true,
-    limit: '21042 B',
+    limit: '21047 B',
   },
   {
     name: '@oidc-kit/react typical entry (AuthProvider, useAuth, SignInButton, RequireAuth), oidc-client-ts bundled',
@@ -59,7 +59,7 @@ const entries = [
     },
     ignore: ['react', 'react-dom', 'react-router', 'jose'],
     gzip: true,
-    limit: '37951 B',
+    limit: '37955 B',
   },
   {
     name: '@oidc-kit/react/testing',
