@@ -34,8 +34,10 @@ export interface AuthErrorCatalogueEntry {
 export const authErrorCatalogue: Readonly<Record<AuthErrorCode, AuthErrorCatalogueEntry>> =
   /* @__PURE__ */ Object.freeze({
     config_invalid: {
-      summary: 'The auth configuration is wrong; nothing was sent to the provider.',
-      whatToDo: 'Fix the field named in the message. This is a developer error, not a user one.',
+      summary:
+        'The auth configuration is wrong, or a hook or component is outside <AuthProvider>; nothing was sent to the provider.',
+      whatToDo:
+        'Fix the setting `field` names, or render that hook or component inside <AuthProvider>. This is a developer error, not a user one.',
     },
     callback_state_mismatch: {
       summary:
