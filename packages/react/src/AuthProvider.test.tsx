@@ -308,8 +308,10 @@ describe('AuthProvider', () => {
     expect(configErrors[0]?.[0]).toMatchObject({ field: 'client_id' });
   });
 
+  // NODE_ENV switches oidc-kit's own checks (the development panel, its messages), not React's
+  // build: React here is always its development build, whose StrictMode renders twice.
   test.each(['development', 'production'])(
-    'in %s, a wrong configuration is one line in the console; StrictMode, in development, makes it two',
+    'with NODE_ENV %s, a wrong configuration is one line in the console a first render; StrictMode renders it twice',
     (build) => {
       vi.stubEnv('NODE_ENV', build);
       const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
